@@ -1,0 +1,113 @@
+// T3 Tracker cycle model (T3 §4.2.1, Fig. 9). Plain C++: no SystemC here.
+//
+// One object is one Tracker. Per clock: eval() gives the outputs for the
+// current state and inputs (in_ready depends on the presented write), then
+// clock() advances the state as the rising edge of rtl/tracker.sv does.
+// The behaviour is cycle- and bit-exact with the RTL; parameters carry the
+// RTL parameter names in lower case (sets = SETS, ways = WAYS, ...).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace t3 {
+
+struct TrackerParams {
+  unsigned sets = 256;    // SETS: power of two, 2..65536; indexed by WG-id LSBs
+  unsigned ways = 8;      // WAYS: 1..64
+  unsigned wg_id_w = 12;  // WG_ID_W: log2(sets)+1..32; bits above the set index are tag
+  unsigned wf_id_w = 3;   // WF_ID_W: 1..16 (T3: 8 WFs per WG)
+  unsigned addr_w = 48;   // ADDR_W: 1..64
+  unsigned cnt_w = 16;    // CNT_W: 1..31; counter and write-size width
+  unsigned upe_w = 4;     // UPE_W: 1..8; updates-per-element field width
+  unsigned stat_w = 32;   // STAT_W: 1..32; status counters wrap
+
+  unsigned set_w() const;
+  unsigned tag_w() const { return wg_id_w - set_w() + wf_id_w; }
+  unsigned entries() const { return sets * ways; }
+  unsigned live_w() const;
+  // Storage bits: valid + tag + start address + counter per entry.
+  uint64_t storage_bits() const { return uint64_t(entries()) * (1 + tag_w() + addr_w + cnt_w); }
+
+  // Throws std::invalid_argument naming the parameter and its allowed range.
+  void validate() const;
+};
+
+enum class WriteSource : uint8_t { local = 0, remote = 1, dma = 2 };
+
+struct TrackerConfig {
+  bool enable = false;
+  uint64_t base = 0;   // tracked region is [base, limit)
+  uint64_t limit = 0;
+  uint32_t tile_size = 0;          // elements per WF tile, (M*N)/#WF (T3 §4.2.1)
+  uint32_t updates_per_elem = 0;   // 2 for ring reduce-scatter
+
+  // Why this configuration cannot be used with these parameters (names the
+  // field and the allowed range), or nothing when it can.
+  std::optional<std::string> check(const TrackerParams& p) const;
+};
+
+struct TrackerInputs {
+  bool rst_n = true;
+  TrackerConfig cfg;
+  bool in_valid = false;
+  uint32_t in_wg_id = 0;
+  uint32_t in_wf_id = 0;
+  uint64_t in_addr = 0;
+  uint32_t in_size = 0;
+  uint32_t in_src = 0;
+  bool trig_ready = false;
+};
+
+struct TrackerOutputs {
+  bool cfg_error = false;
+  bool in_ready = false;
+  bool set_full = false;
+  bool trig_valid = false;
+  uint32_t trig_wg_id = 0;
+  uint32_t trig_wf_id = 0;
+  uint64_t trig_addr = 0;
+  uint32_t stat_updates = 0;
+  uint32_t stat_triggers = 0;
+  uint32_t stat_stalls = 0;
+  uint32_t stat_untracked = 0;
+  uint32_t live = 0;
+};
+
+class Tracker {
+ public:
+  explicit Tracker(const TrackerParams& params);
+
+  const TrackerParams& params() const { return p_; }
+  TrackerOutputs eval(const TrackerInputs& in) const;
+  void clock(const TrackerInputs& in);
+
+ private:
+  struct Entry {
+    bool valid = false;
+    uint32_t tag = 0;
+    uint64_t addr = 0;
+    uint32_t cnt = 0;
+  };
+  // The combinational part of one cycle, shared by eval() and clock().
+  struct Decision {
+    bool cfg_error, tracked, hit, fire, stall, accept, set_full;
+    unsigned hit_idx, free_idx;
+    uint32_t tag, sum;
+    uint64_t new_addr;
+  };
+  Decision decide(const TrackerInputs& in) const;
+
+  TrackerParams p_;
+  uint64_t addr_mask_, wg_mask_, wf_mask_, cnt_mask_, upe_mask_, stat_mask_;
+  std::vector<Entry> entries_;
+  bool trig_valid_ = false;
+  uint32_t trig_wg_id_ = 0, trig_wf_id_ = 0;
+  uint64_t trig_addr_ = 0;
+  uint32_t stat_updates_ = 0, stat_triggers_ = 0, stat_stalls_ = 0, stat_untracked_ = 0;
+  uint32_t live_ = 0;
+};
+
+}  // namespace t3

@@ -1,0 +1,60 @@
+#include "run_options.h"
+
+#include <chrono>
+#include <cstdlib>
+#include <stdexcept>
+
+namespace t3::tb {
+namespace {
+
+uint64_t parse_u64(const std::string& option, const std::string& text) {
+  size_t used = 0;
+  uint64_t v = 0;
+  try {
+    v = std::stoull(text, &used, 0);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  if (used == 0 || used != text.size() || text[0] == '-')
+    throw std::invalid_argument(option + " = '" + text +
+                                "' is not a number; allowed: 0..18446744073709551615");
+  return v;
+}
+
+}  // namespace
+
+std::string run_options_help() {
+  return "  --seed N      random seed (default: $T3_SEED, else from the clock; always printed)\n"
+         "  --cycles N    random cycles (default: $T3_CYCLES, else the program's default)\n"
+         "  --vcd FILE    write a waveform of the whole run\n"
+         "  --out DIR     folder for mismatch waveforms (default: .)\n"
+         "  --help        this text\n";
+}
+
+RunOptions parse_run_options(int argc, char** argv) {
+  RunOptions opt;
+  if (const char* s = std::getenv("T3_SEED")) opt.seed = parse_u64("T3_SEED", s);
+  if (const char* s = std::getenv("T3_CYCLES")) opt.cycles = parse_u64("T3_CYCLES", s);
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    auto value = [&]() -> std::string {
+      if (i + 1 >= argc) throw std::invalid_argument(a + " needs a value");
+      return argv[++i];
+    };
+    if (a == "--seed") opt.seed = parse_u64(a, value());
+    else if (a == "--cycles") opt.cycles = parse_u64(a, value());
+    else if (a == "--vcd") opt.vcd = value();
+    else if (a == "--out") opt.out_dir = value();
+    else if (a == "--help" || a == "-h") opt.help = true;
+    else throw std::invalid_argument("unknown option '" + a + "'; see --help");
+  }
+  return opt;
+}
+
+uint64_t resolve_seed(RunOptions& opt) {
+  if (opt.seed == 0)
+    opt.seed = uint64_t(std::chrono::steady_clock::now().time_since_epoch().count()) | 1;
+  return opt.seed;
+}
+
+}  // namespace t3::tb

@@ -1,0 +1,241 @@
+// Unit tests of the Tracker cycle model's corner cases (no SystemC, no RTL).
+#include <gtest/gtest.h>
+
+#include <stdexcept>
+
+#include "tracker/tracker.h"
+
+namespace t3 {
+namespace {
+
+TrackerParams small_params() {
+  TrackerParams p;
+  p.sets = 4;
+  p.ways = 2;
+  p.wg_id_w = 6;
+  p.cnt_w = 8;
+  return p;
+}
+
+TrackerConfig config(uint32_t tile, uint32_t upe) {
+  TrackerConfig c;
+  c.enable = true;
+  c.base = 0x1000;
+  c.limit = 0x2000;
+  c.tile_size = tile;
+  c.updates_per_elem = upe;
+  return c;
+}
+
+// A Tracker with its inputs, stepped one clock at a time.
+struct Harness {
+  explicit Harness(const TrackerParams& p, const TrackerConfig& cfg) : t(p) {
+    in.cfg = cfg;
+    in.rst_n = false;
+    t.clock(in);
+    in.rst_n = true;
+    in.trig_ready = true;
+  }
+  // Presents a write for one cycle; returns the outputs seen in that cycle.
+  TrackerOutputs write(uint32_t wg, uint32_t wf, uint64_t addr, uint32_t size) {
+    in.in_valid = true;
+    in.in_wg_id = wg;
+    in.in_wf_id = wf;
+    in.in_addr = addr;
+    in.in_size = size;
+    const TrackerOutputs o = t.eval(in);
+    t.clock(in);
+    in.in_valid = false;
+    return o;
+  }
+  TrackerOutputs idle() {
+    in.in_valid = false;
+    const TrackerOutputs o = t.eval(in);
+    t.clock(in);
+    return o;
+  }
+  TrackerOutputs peek() const { return t.eval(in); }
+
+  Tracker t;
+  TrackerInputs in;
+};
+
+TEST(TrackerParams, DefaultsMatchThePaperAndItsStorage) {
+  TrackerParams p;
+  EXPECT_NO_THROW(p.validate());
+  EXPECT_EQ(p.sets, 256u);  // T3 §4.2.1: 256 entries indexed by wg_lsb (8 bits)
+  EXPECT_EQ(p.wf_id_w, 3u);
+  EXPECT_EQ(p.entries(), 2048u);
+  EXPECT_EQ(p.tag_w(), 4u + 3u);
+  // 2048 x (1 + 7 + 48 + 16) bits = 18 KiB, against the paper's 19 KB.
+  EXPECT_EQ(p.storage_bits(), 2048u * 72u);
+}
+
+TEST(TrackerParams, BadValuesNameTheParameterAndRange) {
+  auto message = [](TrackerParams p) {
+    try {
+      p.validate();
+    } catch (const std::invalid_argument& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  TrackerParams p;
+  p.sets = 100;
+  EXPECT_NE(message(p).find("sets (SETS) = 100"), std::string::npos) << message(p);
+  EXPECT_NE(message(p).find("power of two"), std::string::npos);
+  p = TrackerParams{};
+  p.wg_id_w = 8;  // no bits left for the tag above 256 sets
+  EXPECT_NE(message(p).find("wg_id_w (WG_ID_W) = 8"), std::string::npos) << message(p);
+  EXPECT_NE(message(p).find("9..32"), std::string::npos) << message(p);
+  p = TrackerParams{};
+  p.ways = 0;
+  EXPECT_NE(message(p).find("ways (WAYS) = 0"), std::string::npos);
+  p = TrackerParams{};
+  p.cnt_w = 40;
+  EXPECT_THROW(Tracker{p}, std::invalid_argument);
+}
+
+TEST(TrackerConfig, CheckNamesTheField) {
+  const TrackerParams p = small_params();  // cnt_w 8: threshold <= 255
+  EXPECT_FALSE(config(8, 2).check(p).has_value());
+  EXPECT_NE(config(0, 2).check(p)->find("tile_size = 0"), std::string::npos);
+  EXPECT_NE(config(8, 0).check(p)->find("updates_per_elem = 0"), std::string::npos);
+  EXPECT_NE(config(100, 3).check(p)->find("does not fit the counter; allowed: 1..255"),
+            std::string::npos);
+  TrackerConfig c = config(8, 2);
+  c.limit = c.base;
+  EXPECT_NE(c.check(p)->find("region"), std::string::npos);
+}
+
+TEST(Tracker, CountsUntilTileTimesUpdatesThenFiresOnceAndFrees) {
+  Harness h(small_params(), config(4, 2));
+  EXPECT_TRUE(h.write(1, 2, 0x1010, 4).in_ready);
+  EXPECT_EQ(h.peek().live, 1u);
+  EXPECT_TRUE(h.write(1, 2, 0x1010, 3).in_ready);
+  EXPECT_FALSE(h.peek().trig_valid);  // 7 of 8
+  h.write(1, 2, 0x1016, 1);           // 8 of 8
+  TrackerOutputs o = h.peek();
+  EXPECT_TRUE(o.trig_valid);
+  EXPECT_EQ(o.trig_wg_id, 1u);
+  EXPECT_EQ(o.trig_wf_id, 2u);
+  EXPECT_EQ(o.trig_addr, 0x1010u);
+  EXPECT_EQ(o.live, 0u);
+  EXPECT_EQ(o.stat_triggers, 1u);
+  EXPECT_EQ(o.stat_updates, 3u);
+  h.idle();  // consumer ready: trigger taken
+  EXPECT_FALSE(h.peek().trig_valid);
+  EXPECT_EQ(h.peek().stat_triggers, 1u);
+}
+
+TEST(Tracker, KeepsTheLowestAddress) {
+  Harness h(small_params(), config(4, 1));
+  h.write(0, 0, 0x1100, 1);
+  h.write(0, 0, 0x1040, 1);
+  h.write(0, 0, 0x10c0, 1);
+  h.write(0, 0, 0x1080, 1);
+  EXPECT_EQ(h.peek().trig_addr, 0x1040u);
+}
+
+TEST(Tracker, TagSeparatesWorkgroupsOfOneSetAndWavefronts) {
+  Harness h(small_params(), config(4, 1));
+  h.write(1, 0, 0x1000, 3);  // set 1
+  h.write(5, 0, 0x1100, 3);  // set 1, other WG-id MSBs
+  EXPECT_EQ(h.peek().live, 2u);
+  // Set 1 holds two ways: WG 1/WF 0 and WG 5/WF 0; WG 1/WF 1 needs a third.
+  const TrackerOutputs o = h.write(1, 1, 0x1200, 1);
+  EXPECT_TRUE(o.set_full);
+  EXPECT_FALSE(o.in_ready);
+  h.write(1, 0, 0x1002, 1);  // hits WG 1/WF 0 alone: 4 of 4
+  EXPECT_EQ(h.peek().trig_wg_id, 1u);
+  EXPECT_EQ(h.peek().trig_wf_id, 0u);
+  EXPECT_EQ(h.peek().trig_addr, 0x1000u);
+}
+
+TEST(Tracker, FullSetRefusesAMissButTakesHitsAndCompletions) {
+  Harness h(small_params(), config(4, 1));
+  h.write(1, 0, 0x1000, 2);
+  h.write(5, 0, 0x1100, 2);
+  TrackerOutputs o = h.write(9, 0, 0x1200, 2);  // third tile in set 1 (2 ways)
+  EXPECT_FALSE(o.in_ready);
+  EXPECT_TRUE(o.set_full);
+  EXPECT_EQ(h.peek().stat_stalls, 1u);
+  EXPECT_EQ(h.peek().stat_updates, 2u);
+  // A write that completes a tile on its own needs no way.
+  o = h.write(13, 0, 0x1300, 4);
+  EXPECT_TRUE(o.in_ready);
+  h.idle();
+  // A hit needs no way either; completing WG 1 frees one.
+  EXPECT_TRUE(h.write(1, 0, 0x1004, 2).in_ready);
+  h.idle();
+  EXPECT_TRUE(h.write(9, 0, 0x1200, 2).in_ready);
+  EXPECT_EQ(h.peek().live, 2u);
+}
+
+TEST(Tracker, OutputBackPressureRefusesOnlyCompletingWrites) {
+  Harness h(small_params(), config(2, 1));
+  h.in.trig_ready = false;
+  h.write(0, 0, 0x1000, 2);  // fires into the empty output register
+  EXPECT_TRUE(h.peek().trig_valid);
+  EXPECT_TRUE(h.write(1, 0, 0x1000, 1).in_ready);  // not completing: accepted
+  EXPECT_FALSE(h.write(1, 0, 0x1000, 1).in_ready); // completing: waits
+  h.in.trig_ready = true;
+  EXPECT_TRUE(h.write(1, 0, 0x1000, 1).in_ready);  // taken and replaced in one cycle
+  TrackerOutputs o = h.peek();
+  EXPECT_TRUE(o.trig_valid);
+  EXPECT_EQ(o.trig_wg_id, 1u);
+  EXPECT_EQ(o.stat_triggers, 2u);
+  EXPECT_EQ(o.stat_stalls, 1u);
+}
+
+TEST(Tracker, UntrackedWhenOutsideRegionDisabledOrMisconfigured) {
+  Harness h(small_params(), config(2, 1));
+  EXPECT_TRUE(h.write(0, 0, 0x0fff, 5).in_ready);
+  EXPECT_TRUE(h.write(0, 0, 0x2000, 5).in_ready);
+  EXPECT_EQ(h.peek().stat_untracked, 2u);
+  EXPECT_EQ(h.peek().live, 0u);
+  h.in.cfg.tile_size = 200;
+  h.in.cfg.updates_per_elem = 2;  // 400 > 255: does not fit CNT_W = 8
+  EXPECT_TRUE(h.peek().cfg_error);
+  h.write(0, 0, 0x1000, 1);
+  h.in.cfg.enable = false;
+  EXPECT_FALSE(h.peek().cfg_error);
+  h.write(0, 0, 0x1000, 1);
+  EXPECT_EQ(h.peek().stat_untracked, 4u);
+  EXPECT_EQ(h.peek().live, 0u);
+}
+
+TEST(Tracker, InputsAreTruncatedToTheirPortWidths) {
+  Harness h(small_params(), config(4, 1));
+  h.write(1 + 64, 0 + 8, 0x1000, 2 + 256);  // wg_id_w 6, wf_id_w 3, cnt_w 8
+  h.write(1, 0, 0x1002, 2);
+  EXPECT_TRUE(h.peek().trig_valid);
+  EXPECT_EQ(h.peek().trig_wg_id, 1u);
+}
+
+TEST(Tracker, StatusCountersWrapAtStatW) {
+  TrackerParams p = small_params();
+  p.stat_w = 2;
+  Harness h(p, config(2, 1));
+  for (int i = 0; i < 5; ++i) h.write(0, 0, 0x0, 1);  // untracked
+  EXPECT_EQ(h.peek().stat_untracked, 1u);
+}
+
+TEST(Tracker, ResetClearsEntriesTriggerAndCounters) {
+  Harness h(small_params(), config(2, 1));
+  h.in.trig_ready = false;
+  h.write(0, 0, 0x1000, 2);
+  h.write(1, 0, 0x1000, 1);
+  h.in.rst_n = false;
+  h.idle();
+  h.in.rst_n = true;
+  const TrackerOutputs o = h.peek();
+  EXPECT_FALSE(o.trig_valid);
+  EXPECT_EQ(o.live, 0u);
+  EXPECT_EQ(o.stat_updates + o.stat_triggers + o.stat_stalls + o.stat_untracked, 0u);
+  h.write(1, 0, 0x1000, 1);
+  EXPECT_FALSE(h.peek().trig_valid) << "the entry from before reset must be gone";
+}
+
+}  // namespace
+}  // namespace t3
