@@ -1,0 +1,9 @@
+#!/usr/bin/env bash
+# The main job on its built-in default. Until the T3 system model exists this
+# is the Tracker demo: GPU-0's Tracker during a fused GEMM + ring
+# reduce-scatter, co-simulated (C++/SystemC model against the RTL).
+# Arguments go to the demo; see `scripts/run.sh --help`.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/build.sh >/dev/null
+exec build/testbench/tracker_demo --out build "$@"
