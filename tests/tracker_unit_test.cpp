@@ -128,6 +128,42 @@ TEST(Tracker, CountsUntilTileTimesUpdatesThenFiresOnceAndFrees) {
   EXPECT_EQ(h.peek().stat_triggers, 1u);
 }
 
+// The timing table "One tile's life" in docs/blocks/tracker.md, cycle by cycle.
+TEST(Tracker, OneTilesLifeAsDocumented) {
+  Harness h(small_params(), config(2, 2));
+  struct Row {
+    bool valid;
+    uint32_t src;
+    uint64_t addr;
+    bool trig_ready;
+    bool want_trig_valid;
+  };
+  const Row rows[] = {{true, 0, 0x1002, true, false}, {true, 0, 0x1000, true, false},
+                      {true, 2, 0x1000, true, false}, {true, 2, 0x1002, true, false},
+                      {false, 0, 0, false, true},     {false, 0, 0, true, true},
+                      {false, 0, 0, true, false}};
+  const uint32_t live_after[] = {1, 1, 1, 0, 0, 0, 0};
+  for (int c = 0; c < 7; ++c) {
+    h.in.in_valid = rows[c].valid;
+    h.in.in_wg_id = 5;
+    h.in.in_wf_id = 3;
+    h.in.in_addr = rows[c].addr;
+    h.in.in_size = 1;
+    h.in.in_src = rows[c].src;
+    h.in.trig_ready = rows[c].trig_ready;
+    const TrackerOutputs o = h.t.eval(h.in);
+    EXPECT_TRUE(o.in_ready) << "cycle " << c;
+    EXPECT_EQ(o.trig_valid, rows[c].want_trig_valid) << "cycle " << c;
+    if (o.trig_valid) {
+      EXPECT_EQ(o.trig_wg_id, 5u);
+      EXPECT_EQ(o.trig_wf_id, 3u);
+      EXPECT_EQ(o.trig_addr, 0x1000u);
+    }
+    h.t.clock(h.in);
+    EXPECT_EQ(h.peek().live, live_after[c]) << "after cycle " << c;
+  }
+}
+
 TEST(Tracker, KeepsTheLowestAddress) {
   Harness h(small_params(), config(4, 1));
   h.write(0, 0, 0x1100, 1);
