@@ -53,14 +53,7 @@ class Bench {
   // One cycle presenting w (or nothing); returns whether w was accepted.
   bool step(const TileWrite* w, bool trig_ready) {
     TrackerInputs& in = c_.in();
-    in.in_valid = w != nullptr;
-    if (w) {
-      in.in_wg_id = w->wg_id;
-      in.in_wf_id = w->wf_id;
-      in.in_addr = w->addr;
-      in.in_size = w->size;
-      in.in_src = w->src;
-    }
+    present(in, w ? *w : TileWrite{}, w != nullptr);
     in.trig_ready = trig_ready;
     return finish_cycle(w ? *w : TileWrite{});
   }

@@ -202,12 +202,7 @@ int sc_main(int argc, char** argv) {
       }
     }
     t3::TrackerInputs& in = cosim.in();
-    in.in_valid = have;
-    in.in_wg_id = cur.wg_id;
-    in.in_wf_id = cur.wf_id;
-    in.in_addr = cur.addr;
-    in.in_size = cur.size;
-    in.in_src = cur.src;
+    t3::tb::present(in, cur, have);
     in.trig_ready = u(rng) >= s.trig_busy;
     const bool same = cosim.cycle();
     const t3::TrackerOutputs& o = cosim.out();

@@ -23,6 +23,16 @@ struct TileWrite {
   bool tracked = true;  // inside the region of an enabled, valid configuration
 };
 
+// Puts w on the Tracker's write port (in_valid_i = valid).
+inline void present(TrackerInputs& in, const TileWrite& w, bool valid) {
+  in.in_valid = valid;
+  in.in_wg_id = w.wg_id;
+  in.in_wf_id = w.wf_id;
+  in.in_addr = w.addr;
+  in.in_size = w.size;
+  in.in_src = w.src;
+}
+
 class TrackerScoreboard {
  public:
   TrackerScoreboard(const TrackerParams& p, uint64_t threshold);

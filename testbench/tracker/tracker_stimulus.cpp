@@ -111,12 +111,7 @@ void TrackerStimulus::drive(TrackerInputs& in, TrackerScoreboard& sb) {
       have_cur_ = true;
     }
   }
-  in.in_valid = have_cur_;
-  in.in_wg_id = cur_.wg_id;
-  in.in_wf_id = cur_.wf_id;
-  in.in_addr = cur_.addr;
-  in.in_size = cur_.size;
-  in.in_src = cur_.src;
+  present(in, cur_, have_cur_);
 }
 
 void TrackerStimulus::after_cycle(const TrackerInputs& in, const TrackerOutputs& out) {
