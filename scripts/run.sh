@@ -6,4 +6,5 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/build.sh >/dev/null
+export SYSTEMC_DISABLE_COPYRIGHT_MESSAGE=1  # SystemC prints its banner before our main
 exec build/testbench/tracker_demo --out build "$@"

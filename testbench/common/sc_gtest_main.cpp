@@ -17,7 +17,6 @@ RunOptions& test_options() {
 }  // namespace t3::tb
 
 int sc_main(int argc, char** argv) {
-  setenv("SYSC_DISABLE_COPYRIGHT_MESSAGE", "1", 0);  // keep the output to what we print
   testing::InitGoogleTest(&argc, argv);
   try {
     t3::tb::test_options() = t3::tb::parse_run_options(argc, argv);

@@ -120,7 +120,6 @@ double run_mode(const std::string& mode, uint64_t cycles) {
 }  // namespace
 
 int sc_main(int argc, char** argv) {
-  setenv("SYSC_DISABLE_COPYRIGHT_MESSAGE", "1", 0);  // keep the output to what we print
   std::string mode;
   uint64_t cycles = 1000000;
   for (int i = 1; i < argc; ++i) {
