@@ -21,7 +21,6 @@ TrackerParams tracker_params() {
 }
 
 struct TrackerCosim::Impl {
-
   TrackerParams params = tracker_params();
   CycleStepper stepper;
   InputPins pins;
@@ -53,22 +52,22 @@ struct TrackerCosim::Impl {
     compare.add_input("in_size_i", p.cnt_w, [this] { return pins.in_size.read(); });
     compare.add_input("in_src_i", 2, [this] { return pins.in_src.read(); });
     compare.add_input("trig_ready_i", 1, [this] { return pins.trig_ready.read(); });
-    auto out = [this](const char* name, unsigned width, auto member) {
+    auto add_out = [this](const char* name, unsigned width, auto member) {
       compare.add_output(name, width, [this, member] { return uint64_t((model_pins.*member).read()); },
                          [this, member] { return uint64_t((rtl_pins.*member).read()); });
     };
-    out("cfg_error_o", 1, &OutputPins::cfg_error);
-    out("in_ready_o", 1, &OutputPins::in_ready);
-    out("set_full_o", 1, &OutputPins::set_full);
-    out("trig_valid_o", 1, &OutputPins::trig_valid);
-    out("trig_wg_id_o", p.wg_id_w, &OutputPins::trig_wg_id);
-    out("trig_wf_id_o", p.wf_id_w, &OutputPins::trig_wf_id);
-    out("trig_addr_o", p.addr_w, &OutputPins::trig_addr);
-    out("stat_updates_o", p.stat_w, &OutputPins::stat_updates);
-    out("stat_triggers_o", p.stat_w, &OutputPins::stat_triggers);
-    out("stat_stalls_o", p.stat_w, &OutputPins::stat_stalls);
-    out("stat_untracked_o", p.stat_w, &OutputPins::stat_untracked);
-    out("live_o", p.live_w(), &OutputPins::live);
+    add_out("cfg_error_o", 1, &OutputPins::cfg_error);
+    add_out("in_ready_o", 1, &OutputPins::in_ready);
+    add_out("set_full_o", 1, &OutputPins::set_full);
+    add_out("trig_valid_o", 1, &OutputPins::trig_valid);
+    add_out("trig_wg_id_o", p.wg_id_w, &OutputPins::trig_wg_id);
+    add_out("trig_wf_id_o", p.wf_id_w, &OutputPins::trig_wf_id);
+    add_out("trig_addr_o", p.addr_w, &OutputPins::trig_addr);
+    add_out("stat_updates_o", p.stat_w, &OutputPins::stat_updates);
+    add_out("stat_triggers_o", p.stat_w, &OutputPins::stat_triggers);
+    add_out("stat_stalls_o", p.stat_w, &OutputPins::stat_stalls);
+    add_out("stat_untracked_o", p.stat_w, &OutputPins::stat_untracked);
+    add_out("live_o", p.live_w(), &OutputPins::live);
 
     if (!opt.vcd.empty()) {
       std::string base = opt.vcd;
