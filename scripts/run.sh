@@ -5,6 +5,12 @@
 # Arguments go to the demo; see `scripts/run.sh --help`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-scripts/build.sh >/dev/null
+mkdir -p build
+echo "run: setting up and building (log: build/build.log)" >&2
+if ! scripts/build.sh >build/build.log 2>&1; then
+  tail -n 40 build/build.log >&2
+  echo "run: build failed; full log in build/build.log" >&2
+  exit 1
+fi
 export SYSTEMC_DISABLE_COPYRIGHT_MESSAGE=1  # SystemC prints its banner before our main
 exec build/testbench/tracker_demo --out build "$@"

@@ -224,6 +224,11 @@ int sc_main(int argc, char** argv) {
       else if (from_local) local.pop_front();
       else dma.pop_front();
       have = false;
+    } else if (have) {
+      // Refused (a full set, or the trigger output busy): the controller
+      // offers the other queue's head next, as the Tracker allows.
+      have = false;
+      turn_local = !from_local;
     }
   }
   cosim.flush_waveforms();
