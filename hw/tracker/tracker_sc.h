@@ -44,9 +44,6 @@ class TrackerSc : public sc_core::sc_module {
 
   TrackerSc(const sc_core::sc_module_name& name, const TrackerParams& params);
 
-  // For tests and the system model: the wrapped cycle model.
-  const Tracker& model() const { return core_; }
-
  private:
   TrackerInputs sample() const;
   void on_clock();

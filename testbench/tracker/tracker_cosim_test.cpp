@@ -280,7 +280,7 @@ TrackerTraffic default_traffic(const TrackerParams& p) {
   return t;
 }
 
-RandomResult run_random(uint64_t cycles, uint64_t seed, double p_reset, bool vary) {
+RandomResult run_random(uint64_t cycles, uint64_t seed, double p_reset) {
   const TrackerParams p = shared_cosim().params();
   std::mt19937_64 rng(seed);
   TrackerTraffic t = default_traffic(p);
@@ -304,15 +304,13 @@ RandomResult run_random(uint64_t cycles, uint64_t seed, double p_reset, bool var
       r.set_full_stalls += b.sb().set_full_stalls();
       r.output_stalls += b.sb().output_stalls();
       ++r.resets;
-      if (vary) {
-        do {
-          t.tile_rows = 1u << (rng() % 4);
-          t.cfg.tile_size = t.tile_rows * (1u << (rng() % 3));
-          t.cfg.updates_per_elem = 1 + uint32_t(rng() % 4);
-        } while (uint64_t(t.cfg.tile_size) * t.cfg.updates_per_elem > cnt_max);
-        t.max_write = 1 + uint32_t(rng() % 8);
-        t.p_trig_ready = 0.2 + 0.8 * std::uniform_real_distribution<double>(0, 1)(rng);
-      }
+      do {
+        t.tile_rows = 1u << (rng() % 4);
+        t.cfg.tile_size = t.tile_rows * (1u << (rng() % 3));
+        t.cfg.updates_per_elem = 1 + uint32_t(rng() % 4);
+      } while (uint64_t(t.cfg.tile_size) * t.cfg.updates_per_elem > cnt_max);
+      t.max_write = 1 + uint32_t(rng() % 8);
+      t.p_trig_ready = 0.2 + 0.8 * std::uniform_real_distribution<double>(0, 1)(rng);
       b.restart(t.cfg);
       stim = std::make_unique<TrackerStimulus>(p, t, rng());
     }
@@ -380,7 +378,7 @@ TEST(TrackerCosim, RandomReadyOnTheTriggerOutput) {
 TEST(TrackerCosim, ConstrainedRandom) {
   const RunOptions& opt = test_options();
   const uint64_t cycles = opt.cycles ? opt.cycles : T3_RANDOM_CYCLES;
-  const RandomResult r = run_random(cycles, opt.seed, 20.0 / double(cycles), true);
+  const RandomResult r = run_random(cycles, opt.seed, 20.0 / double(cycles));
   std::printf("random: %llu cycles, %llu resets, %llu triggers, %llu set-full stalls, "
               "%llu output stalls, %llu model/RTL mismatches\n",
               static_cast<unsigned long long>(r.cycles),

@@ -60,7 +60,6 @@ class TrackerScoreboard {
   uint64_t stalls() const { return stalls_; }
   uint64_t set_full_stalls() const { return set_full_stalls_; }
   uint64_t output_stalls() const { return output_stalls_; }
-  size_t tiles_in_flight() const { return tiles_.size(); }
   // Completed tiles whose trigger has not been taken yet.
   size_t triggers_due() const { return expected_.size(); }
 
