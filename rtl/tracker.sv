@@ -9,16 +9,19 @@
 //
 // The C++ cycle model hw/tracker/tracker.{h,cpp} implements exactly this
 // behaviour; testbench/tracker compares the two every cycle.
+//
+// Parameters: the list is hw/tracker/tracker_params.def (defaults and ranges
+// there; scripts/check_params.py holds this file to it).
 module tracker #(
-  parameter SETS    = 256,  // power of two, >= 2
-  parameter WAYS    = 8,
-  parameter WG_ID_W = 12,   // > log2(SETS); the MSBs above the set index form the tag
-  parameter WF_ID_W = 3,    // 8 WFs per WG (T3 §4.2.1)
-  parameter ADDR_W  = 48,
-  parameter CNT_W   = 16,   // element-update counter; also the width of a write's size
-  parameter UPE_W   = 4,    // updates-per-element configuration field
-  parameter STAT_W  = 32,   // status counters, wrapping
-  parameter LIVE_W  = $clog2(SETS * WAYS + 1)  // derived: width of live_o
+  parameter int unsigned SETS    = 256,  // power of two, 2..65536
+  parameter int unsigned WAYS    = 8,    // 1..64
+  parameter int unsigned WG_ID_W = 12,   // log2(SETS)+1..32; the MSBs above the set index are tag
+  parameter int unsigned WF_ID_W = 3,    // 1..16 (T3 §4.2.1: 8 WFs per WG)
+  parameter int unsigned ADDR_W  = 48,   // 1..64
+  parameter int unsigned CNT_W   = 16,   // 1..31; update counter, also a write's size
+  parameter int unsigned UPE_W   = 4,    // 1..8; updates-per-element field
+  parameter int unsigned STAT_W  = 32,   // 1..32; status counters, wrapping
+  localparam int unsigned LIVE_W = $clog2(SETS * WAYS + 1)  // width of live_o
 ) (
   input  logic              clk_i,
   input  logic              rst_ni,
@@ -58,12 +61,38 @@ module tracker #(
   output logic              set_full_o        // the presented write waits for a free way
 );
 
-  localparam SET_W   = $clog2(SETS);
-  localparam TAG_W   = WG_ID_W - SET_W + WF_ID_W;
-  localparam ENTRIES = SETS * WAYS;
-  localparam IDX_W   = $clog2(ENTRIES);
-  localparam WAY_W   = (WAYS > 1) ? $clog2(WAYS) : 1;
-  localparam THR_W   = CNT_W + UPE_W;
+  localparam int unsigned SET_W   = $clog2(SETS);
+  localparam int unsigned TAG_W   = WG_ID_W - SET_W + WF_ID_W;
+  localparam int unsigned ENTRIES = SETS * WAYS;
+  localparam int unsigned IDX_W   = $clog2(ENTRIES);
+  localparam int unsigned WAY_W   = (WAYS > 1) ? $clog2(WAYS) : 1;
+  localparam int unsigned THR_W   = CNT_W + UPE_W;
+
+  // ------------------------------------------------- parameter ranges (elaboration)
+  if (SETS < 2 || SETS > 65536 || (SETS & (SETS - 1)) != 0) begin : g_bad_sets
+    $error("SETS = %0d is out of range; allowed: a power of two from 2 to 65536", SETS);
+  end
+  if (WAYS < 1 || WAYS > 64) begin : g_bad_ways
+    $error("WAYS = %0d is out of range; allowed: 1..64", WAYS);
+  end
+  if (WG_ID_W < 2 || WG_ID_W > 32 || WG_ID_W <= SET_W) begin : g_bad_wg_id_w
+    $error("WG_ID_W = %0d is out of range; allowed: log2(SETS)+1 = %0d..32", WG_ID_W, SET_W + 1);
+  end
+  if (WF_ID_W < 1 || WF_ID_W > 16) begin : g_bad_wf_id_w
+    $error("WF_ID_W = %0d is out of range; allowed: 1..16", WF_ID_W);
+  end
+  if (ADDR_W < 1 || ADDR_W > 64) begin : g_bad_addr_w
+    $error("ADDR_W = %0d is out of range; allowed: 1..64", ADDR_W);
+  end
+  if (CNT_W < 1 || CNT_W > 31) begin : g_bad_cnt_w
+    $error("CNT_W = %0d is out of range; allowed: 1..31", CNT_W);
+  end
+  if (UPE_W < 1 || UPE_W > 8) begin : g_bad_upe_w
+    $error("UPE_W = %0d is out of range; allowed: 1..8", UPE_W);
+  end
+  if (STAT_W < 1 || STAT_W > 32) begin : g_bad_stat_w
+    $error("STAT_W = %0d is out of range; allowed: 1..32", STAT_W);
+  end
 
   // ---------------------------------------------------------------- storage
   logic [ENTRIES-1:0] valid_q;
@@ -79,6 +108,7 @@ module tracker #(
   logic [LIVE_W-1:0]  live_q;
 
   // ---------------------------------------------------------- configuration
+  // The rule of TrackerConfig::fault() in hw/tracker/tracker.cpp.
   logic [THR_W-1:0] threshold;
   logic             tracking;
   always_comb begin

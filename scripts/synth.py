@@ -1,11 +1,16 @@
 #!/usr/bin/env python3
-"""Area and timing of an RTL block on the SKY130 high-density library.
+"""Area and timing of a block's RTL on the SKY130 high-density library.
 
-yosys synthesizes rtl/<block>.sv at the given parameters and maps it onto
-../shared/pdk/sky130hd_tt.lib.gz (typical corner, 25 C, 1.8 V); OpenSTA then
-times the netlist against a clock. Printed per configuration: cells, flops,
-storage bits, area (um^2), critical path and the fastest clock it meets.
-Results also go to <out>/synth_results.{json,csv}.
+yosys synthesizes rtl/<block>.sv (with the modules it instantiates from
+rtl/) at the given parameters and maps it onto ../shared/pdk/sky130hd_tt.lib.gz
+(typical corner, 25 C, 1.8 V); OpenSTA then times the netlist against a
+clock. Printed per configuration: cells, flops, storage bits, area (um^2),
+critical path and the fastest clock it meets. Results also go to
+<out>/synth_results.{json,csv}.
+
+Parameters, their defaults and ranges come from the block's list,
+hw/<block>/<block>_params.def; the RTL itself refuses values it cannot take
+(checked by a Verilator elaboration before synthesis).
 
 The figures are pre-layout: no placement, wires or clock tree. ABC buffers
 high-fanout nets and sizes gates against a fixed load, standing in for what
@@ -14,6 +19,7 @@ seeing how a block scales, not for sign-off.
 """
 import argparse
 import csv
+import glob
 import gzip
 import json
 import math
@@ -24,23 +30,11 @@ import subprocess
 import sys
 import time
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-LIB_GZ = os.path.join(ROOT, "..", "shared", "pdk", "sky130hd_tt.lib.gz")
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "lib"))
+import t3block  # noqa: E402
 
-# Per block: RTL defaults (every run checks them against the RTL source)
-# and the storage its state arrays hold, in bits.
-BLOCKS = {
-    "tracker": {
-        "defaults": {"SETS": 256, "WAYS": 8, "WG_ID_W": 12, "WF_ID_W": 3,
-                     "ADDR_W": 48, "CNT_W": 16, "UPE_W": 4, "STAT_W": 32},
-        # valid + tag {WG-id MSBs, WF-id} + start address + counter per entry
-        "storage_bits": lambda p: p["SETS"] * p["WAYS"] * (
-            1 + p["WG_ID_W"] - int(math.log2(p["SETS"])) + p["WF_ID_W"]
-            + p["ADDR_W"] + p["CNT_W"]),
-        "sweep": [{"SETS": 4, "WAYS": 8}, {"SETS": 16, "WAYS": 8}, {"SETS": 64, "WAYS": 8},
-                  {"SETS": 256, "WAYS": 8}],
-    },
-}
+ROOT = t3block.ROOT
+LIB_GZ = os.path.join(ROOT, "..", "shared", "pdk", "sky130hd_tt.lib.gz")
 
 
 def fail(msg):
@@ -48,11 +42,20 @@ def fail(msg):
     sys.exit(2)
 
 
-def rtl_defaults(block):
-    """Parameter defaults as written in the RTL source."""
-    text = open(os.path.join(ROOT, "rtl", block + ".sv")).read()
-    return {m.group(1): int(m.group(2))
-            for m in re.finditer(r"parameter\s+(\w+)\s*=\s*(\d+)\s*[,)/]", text)}
+def clog2(v):
+    return max(0, math.ceil(math.log2(v))) if v > 1 else 0
+
+
+def storage_bits(block, params):
+    expr = t3block.synth_hints(block).get("storage")
+    if not expr:
+        return None
+    return int(eval(expr, {"__builtins__": {}}, dict(params, clog2=clog2)))
+
+
+def label(block, params):
+    fmt = t3block.synth_hints(block).get("label")
+    return fmt.format(**params) if fmt else block
 
 
 def liberty(out_dir):
@@ -84,7 +87,20 @@ def register_name(point, netlist):
     return q.group(1).strip().lstrip("\\").replace(" ", "") if q else point
 
 
+def elaborates(block, params):
+    """None, or the RTL's own message refusing these parameters."""
+    cmd = ["verilator", "--lint-only", "-y", os.path.join(ROOT, "rtl"), t3block.rtl_path(block)]
+    cmd += ["-G%s=%d" % kv for kv in sorted(params.items())]
+    r = subprocess.run(cmd, capture_output=True, text=True)
+    if r.returncode == 0:
+        return None
+    msgs = re.findall(r"%(?:Warning-USERERROR|Error)[^:]*: [^:]*:\d+:\d+: (.*)", r.stdout + r.stderr)
+    return "; ".join(msgs) or (r.stdout + r.stderr).strip()
+
+
 def synthesize(block, params, clock_ns, out_dir, timeout):
+    full = {p["name"]: p["default"] for p in t3block.params(block)}
+    full.update(params)
     suffix = "_".join("%s%d" % (k.lower(), v) for k, v in sorted(params.items()))
     work = os.path.join(out_dir, block + ("_" + suffix if suffix else ""))
     os.makedirs(work, exist_ok=True)
@@ -96,7 +112,8 @@ def synthesize(block, params, clock_ns, out_dir, timeout):
         f.write("set_driving_cell sky130_fd_sc_hd__buf_2\nset_load 0.005\n")  # pF
     ys = os.path.join(work, "synth.ys")
     with open(ys, "w") as f:
-        f.write("read_verilog -sv %s\n" % os.path.join(ROOT, "rtl", block + ".sv"))
+        for src in sorted(glob.glob(os.path.join(ROOT, "rtl", "*.sv"))):
+            f.write("read_verilog -sv %s\n" % src)
         if chparam:
             f.write("chparam %s %s\n" % (chparam, block))
         # One ABC run does the technology mapping (-noabc skips synth's own).
@@ -105,10 +122,10 @@ def synthesize(block, params, clock_ns, out_dir, timeout):
         # A delay target (ps) and a constraint file make ABC buffer
         # high-fanout nets and size gates, which a placer would otherwise do;
         # without them a weak gate driving every write enable dominates the
-        # timing. The fast mapping: at 16x8 ABC's full script took 12x longer
-        # (5 min) for 10% less area and a slower critical path.
+        # timing. The fast mapping: on a 16x8 Tracker ABC's full script took
+        # 12x longer (5 min) for 10% less area and a slower critical path.
         # ABC's -fast -constr script, with topo + buffer -p: its plain
-        # buffer aborts at 256x8 ("node has no fanout").
+        # buffer aborts on the 256x8 Tracker ("node has no fanout").
         script = "+strash;dretime;map,{D};topo;buffer,-p;upsize,{D};dnsize,{D};stime,-p"
         f.write("abc -D %d -constr %s -script %s -liberty %s\n"
                 % (int(clock_ns * 1000), constr, script, lib))
@@ -131,6 +148,9 @@ def synthesize(block, params, clock_ns, out_dir, timeout):
     unmapped = re.findall(r"(\$_\w+_)\s+(\d+)", stats)
     if unmapped:
         fail("cells left unmapped to the library: %s" % unmapped)
+    latches = [c for c, _ in re.findall(r"(sky130_fd_sc_hd__\w*dl\w+)\s+(\d+)", stats)]
+    if latches:
+        fail("latches in the netlist: %s" % latches)
 
     tcl = os.path.join(work, "sta.tcl")
     with open(tcl, "w") as f:
@@ -153,14 +173,15 @@ def synthesize(block, params, clock_ns, out_dir, timeout):
     path = "%s -> %s" % (register_name(start.group(1) if start else "?", netlist),
                          register_name(end.group(1) if end else "?", netlist))
     min_period = clock_ns - ws
-    bits = BLOCKS[block]["storage_bits"](dict(BLOCKS[block]["defaults"], **params))
+    bits = storage_bits(block, full)
     return {
         "block": block,
-        "params": dict(BLOCKS[block]["defaults"], **params),
+        "label": label(block, full),
+        "params": full,
         "cells": int(cells.group(1)),
         "flops": flops,
         "storage_bits": bits,
-        "storage_kib": bits / 8192.0,
+        "storage_kib": bits / 8192.0 if bits is not None else None,
         "area_um2": float(area[-1]),
         "clock_ns": clock_ns,
         "worst_slack_ns": ws,
@@ -172,101 +193,89 @@ def synthesize(block, params, clock_ns, out_dir, timeout):
     }
 
 
-def label(r):
-    p = r["params"]
-    return "%dx%d" % (p["SETS"], p["WAYS"]) if r["block"] == "tracker" else r["block"]
-
-
 def print_table(rows):
     hdr = ("config", "cells", "flops", "storage bits", "KiB", "area um^2", "path ns",
            "fmax MHz", "run s")
     print("| " + " | ".join(hdr) + " |")
     print("|" + "|".join("---" for _ in hdr) + "|")
     for r in rows:
-        print("| %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
-            r.get("label", label(r)), r["cells"], r["flops"], r["storage_bits"],
-            "%.2f" % r["storage_kib"], "%.0f" % r["area_um2"],
-            "%.2f" % r["min_period_ns"] if r.get("min_period_ns") else "-",
-            "%.1f" % r["fmax_mhz"] if r.get("fmax_mhz") else "-", r.get("seconds", "-")))
+        bits = r["storage_bits"]
+        print("| %s | %s | %s | %s | %s | %.0f | %.2f | %.1f | %s |" % (
+            r["label"], r["cells"], r["flops"], "-" if bits is None else bits,
+            "-" if bits is None else "%.2f" % r["storage_kib"], r["area_um2"],
+            r["min_period_ns"], r["fmax_mhz"], r["seconds"]))
 
 
-def extrapolate(rows, block, target):
-    """Least-squares line through (entries, value) for the measured sizes."""
-    xs = [r["params"]["SETS"] * r["params"]["WAYS"] for r in rows]
-    x_t = target["SETS"] * target["WAYS"]
-    out = {"block": block, "params": dict(BLOCKS[block]["defaults"], **target),
-           "label": "%dx%d (fit)" % (target["SETS"], target["WAYS"])}
-    for key in ("cells", "flops", "area_um2"):
-        ys = [r[key] for r in rows]
-        n = len(xs)
-        mx, my = sum(xs) / n, sum(ys) / n
-        sxx = sum((x - mx) ** 2 for x in xs)
-        slope = sum((x - mx) * (y - my) for x, y in zip(xs, ys)) / sxx if sxx else 0.0
-        out[key] = int(round(my + slope * (x_t - mx))) if key != "area_um2" else my + slope * (x_t - mx)
-        out[key + "_per_entry"] = slope
-    bits = BLOCKS[block]["storage_bits"](out["params"])
-    out.update(storage_bits=bits, storage_kib=bits / 8192.0, min_period_ns=None, fmax_mhz=None)
+def parse_point(block, text, known):
+    """'SETS=4 WAYS=8' -> {SETS: 4, WAYS: 8}, checked against the list."""
+    out = {}
+    for item in text.split():
+        m = re.fullmatch(r"(\w+)=(\d+)", item)
+        if not m:
+            fail("'%s' is not NAME=VALUE with a whole number" % item)
+        if m.group(1) not in known:
+            fail("%s has no parameter %s; allowed: %s" % (block, m.group(1), ", ".join(known)))
+        p = known[m.group(1)]
+        v = int(m.group(2))
+        if not t3block.in_range(p, v):
+            fail("%s = %d is out of range; allowed: %s" % (p["name"], v, t3block.range_text(p)))
+        out[m.group(1)] = v
     return out
 
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--block", default="tracker", help="RTL block (known: %s)" % ", ".join(BLOCKS))
+    ap.add_argument("--block", help="the block to synthesize (known: %s)" % ", ".join(t3block.blocks()))
     ap.add_argument("--param", action="append", default=[], metavar="NAME=VALUE",
                     help="override an RTL parameter, e.g. --param SETS=16 (repeatable)")
     ap.add_argument("--sweep", action="store_true",
-                    help="synthesize the block's size sweep (Tracker: 4, 16, 64, 256 sets x 8 "
-                         "ways, about 12 minutes); other --param values apply to every point")
+                    help="synthesize the block's size sweep (its T3_SYNTH(sweep) points; the "
+                         "Tracker's 4..256 sets take about 12 minutes); other --param values "
+                         "apply to every point")
     ap.add_argument("--clock-ns", type=float, default=10.0,
                     help="clock period for ABC's delay target and OpenSTA (default 10)")
     ap.add_argument("--out", default=os.path.join(ROOT, "build", "synth"), help="work folder")
     ap.add_argument("--timeout", type=int, default=3600, help="seconds per tool run (default 3600)")
     a = ap.parse_args()
 
-    if a.block not in BLOCKS:
-        fail("--block = '%s' is not known; allowed: %s" % (a.block, ", ".join(BLOCKS)))
-    spec = BLOCKS[a.block]
-    if rtl_defaults(a.block) != spec["defaults"]:
-        fail("parameter defaults in scripts/synth.py %s differ from rtl/%s.sv %s"
-             % (spec["defaults"], a.block, rtl_defaults(a.block)))
+    if not a.block:
+        fail("--block is required; known: %s" % ", ".join(t3block.blocks()))
+    if a.block not in t3block.blocks():
+        fail("--block = '%s' is not known; allowed: %s" % (a.block, ", ".join(t3block.blocks())))
+    known = {p["name"]: p for p in t3block.params(a.block)}
+    rtl = t3block.rtl_params(a.block)
+    listed = {n: p["default"] for n, p in known.items()}
+    if rtl != listed:
+        fail("parameters of rtl/%s.sv %s differ from hw/%s/%s_params.def %s; "
+             "scripts/check_params.py --block %s says more" % (a.block, rtl, a.block, a.block,
+                                                               listed, a.block))
     if not (0.5 <= a.clock_ns <= 1000):
         fail("--clock-ns = %g is out of range; allowed: 0.5..1000" % a.clock_ns)
-    for tool in ("yosys", "sta"):
+    for tool in ("yosys", "sta", "verilator"):
         if not shutil.which(tool):
             fail("%s not found; run scripts/setup.sh" % tool)
-    params = {}
-    for item in a.param:
-        m = re.fullmatch(r"(\w+)=(\d+)", item)
-        if not m:
-            fail("--param '%s' is not NAME=VALUE with a whole number" % item)
-        if m.group(1) not in spec["defaults"]:
-            fail("--param %s: no such parameter of %s; allowed: %s"
-                 % (m.group(1), a.block, ", ".join(spec["defaults"])))
-        params[m.group(1)] = int(m.group(2))
-    if a.block == "tracker":
-        p = dict(spec["defaults"], **params)
-        if p["SETS"] < 2 or p["SETS"] & (p["SETS"] - 1):
-            fail("--param SETS=%d is out of range; allowed: a power of two >= 2" % p["SETS"])
-        if p["WG_ID_W"] <= math.log2(p["SETS"]):
-            fail("--param WG_ID_W=%d is out of range; allowed: > log2(SETS) = %d"
-                 % (p["WG_ID_W"], math.log2(p["SETS"])))
-    swept = set(k for c in spec["sweep"] for k in c)
-    if a.sweep and swept & set(params):
+    params = parse_point(a.block, " ".join(a.param), known)
+    sweep = t3block.synth_hints(a.block).get("sweep")
+    if a.sweep and not sweep:
+        fail("%s has no sweep (a T3_SYNTH(sweep, ...) line in its parameter list)" % a.block)
+    points = [parse_point(a.block, pt, known) for pt in sweep.split("|")] if a.sweep else [{}]
+    swept = set(k for pt in points for k in pt)
+    if swept & set(params):
         fail("--sweep sets %s itself; drop --param %s" % (", ".join(sorted(swept)),
                                                           ", ".join(sorted(swept & set(params)))))
+    configs = [dict(pt, **params) for pt in points]
+    for c in configs:
+        why = elaborates(a.block, c)
+        if why:
+            fail("rtl/%s.sv refuses %s: %s" % (a.block, c, why))
     a.out = os.path.abspath(a.out)
     os.makedirs(a.out, exist_ok=True)
 
-    configs = [dict(c, **params) for c in spec["sweep"]] if a.sweep else [params]
     rows = []
     for c in configs:
         sys.stderr.write("synth: %s %s ...\n" % (a.block, c or "defaults"))
         rows.append(synthesize(a.block, c, a.clock_ns, a.out, a.timeout))
         sys.stderr.write("synth:   done in %.0f s\n" % rows[-1]["seconds"])
-    target = {k: spec["defaults"][k] for k in ("SETS", "WAYS")}
-    measured = any(all(r["params"][k] == v for k, v in target.items()) for r in rows)
-    if a.sweep and a.block == "tracker" and len(rows) >= 2 and not measured:
-        rows.append(extrapolate(rows, a.block, target))
 
     with open(os.path.join(a.out, "synth_results.json"), "w") as f:
         json.dump(rows, f, indent=2)
@@ -276,12 +285,11 @@ def main():
         w = csv.DictWriter(f, fieldnames=keys, extrasaction="ignore")
         w.writeheader()
         for r in rows:
-            w.writerow(dict(r, label=r.get("label", label(r))))
+            w.writerow(r)
     print("%s on sky130_fd_sc_hd (tt, 25 C, 1.8 V), clock %g ns, pre-layout" % (a.block, a.clock_ns))
     print_table(rows)
     for r in rows:
-        if r.get("critical_path"):
-            print("critical path %s: %s" % (r.get("label", label(r)), r["critical_path"]))
+        print("critical path %s: %s" % (r["label"], r["critical_path"]))
     print("results: %s/synth_results.{json,csv}" % a.out)
 
 

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# Every test: unit tests, RTL lint, the co-simulations (>= 1,000,000 random
-# cycles each), the demo, the synthesis flow on a small configuration; then
-# the unit tests and co-simulations again under AddressSanitizer and
-# UndefinedBehaviorSanitizer.
+# Every test: unit tests, RTL lint, parameter and pin checks, the
+# co-simulations (>= 1,000,000 random cycles each, on both engines), the
+# demo, the synthesis flow on a small configuration; then the unit tests and
+# co-simulations again under AddressSanitizer and UndefinedBehaviorSanitizer.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/build.sh
@@ -10,6 +10,5 @@ ctest --test-dir build --output-on-failure -j2
 
 echo "== sanitizers (ASan + UBSan)"
 cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DT3_SANITIZE=ON >/dev/null
-cmake --build build-asan -j2 --target tracker_unit_test tracker_cosim_test_full \
-  tracker_cosim_test_small >/dev/null
-ctest --test-dir build-asan --output-on-failure -R "tracker_unit|tracker_cosim"
+cmake --build build-asan -j2 --target t3_sanitize_targets >/dev/null
+ctest --test-dir build-asan --output-on-failure -j2 -L "unit|cosim"

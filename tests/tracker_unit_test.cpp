@@ -94,6 +94,8 @@ TEST(TrackerParams, BadValuesNameTheParameterAndRange) {
   p = TrackerParams{};
   p.cnt_w = 40;
   EXPECT_THROW(Tracker{p}, std::invalid_argument);
+  EXPECT_NE(message(p).find("cnt_w (CNT_W) = 40 is out of range; allowed: 1..31"),
+            std::string::npos) << message(p);
 }
 
 TEST(TrackerConfig, CheckNamesTheField) {
@@ -106,6 +108,61 @@ TEST(TrackerConfig, CheckNamesTheField) {
   TrackerConfig c = config(8, 2);
   c.limit = c.base;
   EXPECT_NE(c.check(p)->find("region"), std::string::npos);
+}
+
+// The hardware's rule (cfg_error_o) has one definition, fault(); check()
+// reports the same causes by name.
+TEST(TrackerConfig, FaultIsTheOneRuleAndCheckNamesEachCause) {
+  const TrackerParams p = small_params();  // CNT_W 8, UPE_W 4, ADDR_W 48
+  struct Case {
+    TrackerConfig cfg;
+    TrackerFault fault;
+    const char* message;
+  };
+  TrackerConfig upe0 = config(8, 2), wide = config(128, 2), empty = config(8, 2),
+                reversed = config(8, 2), edge = config(255, 1), one_byte = config(8, 2);
+  upe0.updates_per_elem = 0;
+  empty.limit = empty.base;
+  reversed.limit = reversed.base - 1;
+  one_byte.limit = one_byte.base + 1;
+  const Case cases[] = {
+      {config(0, 2), TrackerFault::threshold_zero, "tile_size = 0"},
+      {upe0, TrackerFault::threshold_zero, "updates_per_elem = 0"},
+      {wide, TrackerFault::threshold_too_wide, "= 256 does not fit the counter"},
+      {empty, TrackerFault::region_empty, "is empty; allowed: base < limit"},
+      {reversed, TrackerFault::region_empty, "is empty; allowed: base < limit"},
+      {edge, TrackerFault::none, nullptr},
+      {one_byte, TrackerFault::none, nullptr},
+  };
+  for (const Case& c : cases) {
+    EXPECT_EQ(c.cfg.fault(p), c.fault) << (c.message ? c.message : "valid");
+    const auto msg = c.cfg.check(p);
+    EXPECT_EQ(msg.has_value(), c.message != nullptr);
+    if (msg && c.message) {
+      EXPECT_NE(msg->find(c.message), std::string::npos) << *msg;
+    }
+  }
+  // Fields wider than their pins: the hardware would see their low bits;
+  // the driver-side check refuses them by name.
+  TrackerConfig big = config(8, 2);
+  big.limit = uint64_t{1} << 48;
+  EXPECT_NE(big.check(p)->find("limit = 281474976710656 is out of range"), std::string::npos);
+  EXPECT_NE(config(256, 1).check(p)->find("tile_size = 256 is out of range; allowed: 1..255"),
+            std::string::npos);
+}
+
+TEST(TrackerParams, TheListIsTheOneSource) {
+  const auto& table = TrackerParams::table();
+  ASSERT_EQ(table.size(), 8u);
+  EXPECT_STREQ(table[0].rtl_name, "SETS");
+  EXPECT_STREQ(table[7].rtl_name, "STAT_W");
+  const TrackerParams p = params_from_string<TrackerParams>("SETS=4,WAYS=2,UPE_W=3");
+  EXPECT_EQ(p.sets, 4u);
+  EXPECT_EQ(p.ways, 2u);
+  EXPECT_EQ(p.upe_w, 3u);
+  EXPECT_EQ(p.cnt_w, 16u) << "unnamed parameters keep their defaults";
+  EXPECT_EQ(params_to_string(p), "SETS=4,WAYS=2,WG_ID_W=12,WF_ID_W=3,ADDR_W=48,CNT_W=16,UPE_W=3,STAT_W=32");
+  EXPECT_THROW(params_from_string<TrackerParams>("SETZ=4"), std::invalid_argument);
 }
 
 TEST(Tracker, CountsUntilTileTimesUpdatesThenFiresOnceAndFrees) {

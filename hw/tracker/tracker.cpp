@@ -2,69 +2,65 @@
 
 #include <stdexcept>
 
+#include "common/bits.h"
+
 namespace t3 {
-namespace {
-
-uint64_t mask(unsigned w) { return w >= 64 ? ~uint64_t{0} : (uint64_t{1} << w) - 1; }
-
-unsigned clog2(uint64_t v) {
-  unsigned r = 0;
-  while ((uint64_t{1} << r) < v) ++r;
-  return r;
-}
-
-void require(bool ok, const char* name, unsigned value, const std::string& range) {
-  if (!ok)
-    throw std::invalid_argument("tracker parameter " + std::string(name) + " = " +
-                                std::to_string(value) + " is out of range; allowed: " + range);
-}
-
-}  // namespace
 
 unsigned TrackerParams::set_w() const { return clog2(sets); }
 unsigned TrackerParams::live_w() const { return clog2(uint64_t(entries()) + 1); }
 
 void TrackerParams::validate() const {
-  require(sets >= 2 && sets <= 65536 && (sets & (sets - 1)) == 0, "sets (SETS)", sets,
-          "a power of two from 2 to 65536");
-  require(ways >= 1 && ways <= 64, "ways (WAYS)", ways, "1..64");
-  require(wg_id_w > set_w() && wg_id_w <= 32, "wg_id_w (WG_ID_W)", wg_id_w,
-          std::to_string(set_w() + 1) + "..32 (more bits than the set index log2(sets))");
-  require(wf_id_w >= 1 && wf_id_w <= 16, "wf_id_w (WF_ID_W)", wf_id_w, "1..16");
-  require(addr_w >= 1 && addr_w <= 64, "addr_w (ADDR_W)", addr_w, "1..64");
-  require(cnt_w >= 1 && cnt_w <= 31, "cnt_w (CNT_W)", cnt_w, "1..31");
-  require(upe_w >= 1 && upe_w <= 8, "upe_w (UPE_W)", upe_w, "1..8");
-  require(stat_w >= 1 && stat_w <= 32, "stat_w (STAT_W)", stat_w, "1..32");
+  validate_param_ranges(*this, "tracker");
+  if (wg_id_w <= set_w())
+    param_error("tracker", "wg_id_w", "WG_ID_W", wg_id_w,
+                std::to_string(set_w() + 1) + "..32 (more bits than the set index log2(sets))");
+}
+
+TrackerFault TrackerConfig::fault(const TrackerParams& p) const {
+  const uint64_t b = base & low_mask(p.addr_w), l = limit & low_mask(p.addr_w);
+  const uint64_t threshold = (tile_size & low_mask(p.cnt_w)) * (updates_per_elem & low_mask(p.upe_w));
+  if (threshold == 0) return TrackerFault::threshold_zero;
+  if (threshold >> p.cnt_w) return TrackerFault::threshold_too_wide;
+  if (b >= l) return TrackerFault::region_empty;
+  return TrackerFault::none;
 }
 
 std::optional<std::string> TrackerConfig::check(const TrackerParams& p) const {
-  const uint64_t cnt_max = mask(p.cnt_w);
-  const uint64_t addr_max = mask(p.addr_w);
+  const uint64_t cnt_max = low_mask(p.cnt_w), upe_max = low_mask(p.upe_w), addr_max = low_mask(p.addr_w);
+  auto out_of_range = [](const char* field, uint64_t v, const std::string& allowed) {
+    return std::string(field) + " = " + std::to_string(v) + " is out of range; allowed: " + allowed;
+  };
   if (tile_size == 0 || tile_size > cnt_max)
-    return "tile_size = " + std::to_string(tile_size) + " is out of range; allowed: 1.." +
-           std::to_string(cnt_max);
-  if (updates_per_elem == 0 || updates_per_elem > mask(p.upe_w))
-    return "updates_per_elem = " + std::to_string(updates_per_elem) +
-           " is out of range; allowed: 1.." + std::to_string(mask(p.upe_w));
-  if (uint64_t(tile_size) * updates_per_elem > cnt_max)
-    return "tile_size x updates_per_elem = " +
-           std::to_string(uint64_t(tile_size) * updates_per_elem) +
-           " does not fit the counter; allowed: 1.." + std::to_string(cnt_max) + " (CNT_W = " +
-           std::to_string(p.cnt_w) + ")";
-  if (limit > addr_max || base >= limit)
-    return "region [base, limit) = [" + std::to_string(base) + ", " + std::to_string(limit) +
-           ") is empty or wider than ADDR_W; allowed: base < limit <= " + std::to_string(addr_max);
+    return out_of_range("tile_size", tile_size, "1.." + std::to_string(cnt_max));
+  if (updates_per_elem == 0 || updates_per_elem > upe_max)
+    return out_of_range("updates_per_elem", updates_per_elem, "1.." + std::to_string(upe_max));
+  if (base > addr_max) return out_of_range("base", base, "0.." + std::to_string(addr_max));
+  if (limit > addr_max) return out_of_range("limit", limit, "0.." + std::to_string(addr_max));
+  switch (fault(p)) {
+    case TrackerFault::none:
+      return std::nullopt;
+    case TrackerFault::threshold_zero:  // excluded above; kept so every fault has a message
+      return std::string("tile_size x updates_per_elem = 0; allowed: 1..") + std::to_string(cnt_max);
+    case TrackerFault::threshold_too_wide:
+      return "tile_size x updates_per_elem = " +
+             std::to_string(uint64_t(tile_size) * updates_per_elem) +
+             " does not fit the counter; allowed: 1.." + std::to_string(cnt_max) + " (CNT_W = " +
+             std::to_string(p.cnt_w) + ")";
+    case TrackerFault::region_empty:
+      return "region [base, limit) = [" + std::to_string(base) + ", " + std::to_string(limit) +
+             ") is empty; allowed: base < limit";
+  }
   return std::nullopt;
 }
 
 Tracker::Tracker(const TrackerParams& params) : p_(params) {
   p_.validate();
-  addr_mask_ = mask(p_.addr_w);
-  wg_mask_ = mask(p_.wg_id_w);
-  wf_mask_ = mask(p_.wf_id_w);
-  cnt_mask_ = mask(p_.cnt_w);
-  upe_mask_ = mask(p_.upe_w);
-  stat_mask_ = mask(p_.stat_w);
+  addr_mask_ = low_mask(p_.addr_w);
+  wg_mask_ = low_mask(p_.wg_id_w);
+  wf_mask_ = low_mask(p_.wf_id_w);
+  cnt_mask_ = low_mask(p_.cnt_w);
+  upe_mask_ = low_mask(p_.upe_w);
+  stat_mask_ = low_mask(p_.stat_w);
   entries_.resize(p_.entries());
 }
 
@@ -75,7 +71,7 @@ Tracker::Decision Tracker::decide(const TrackerInputs& in) const {
   const uint64_t base = in.cfg.base & addr_mask_;
   const uint64_t limit = in.cfg.limit & addr_mask_;
   const uint64_t threshold = (in.cfg.tile_size & cnt_mask_) * (in.cfg.updates_per_elem & upe_mask_);
-  d.cfg_error = in.cfg.enable && (threshold == 0 || (threshold >> p_.cnt_w) != 0 || base >= limit);
+  d.cfg_error = in.cfg.enable && in.cfg.fault(p_) != TrackerFault::none;
   const bool tracking = in.cfg.enable && !d.cfg_error;
 
   const uint64_t addr = in.in_addr & addr_mask_;

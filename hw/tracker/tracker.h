@@ -12,17 +12,24 @@
 #include <string>
 #include <vector>
 
+#include "common/params.h"
+
 namespace t3 {
 
 struct TrackerParams {
-  unsigned sets = 256;    // SETS: power of two, 2..65536; indexed by WG-id LSBs
-  unsigned ways = 8;      // WAYS: 1..64
-  unsigned wg_id_w = 12;  // WG_ID_W: log2(sets)+1..32; bits above the set index are tag
-  unsigned wf_id_w = 3;   // WF_ID_W: 1..16 (T3: 8 WFs per WG)
-  unsigned addr_w = 48;   // ADDR_W: 1..64
-  unsigned cnt_w = 16;    // CNT_W: 1..31; counter and write-size width
-  unsigned upe_w = 4;     // UPE_W: 1..8; updates-per-element field width
-  unsigned stat_w = 32;   // STAT_W: 1..32; status counters wrap
+#define T3_PARAM T3_PARAM_FIELD
+#include "tracker/tracker_params.def"
+#undef T3_PARAM
+
+  static const ParamTable<TrackerParams>& table() {
+    using Self = TrackerParams;
+    static const ParamTable<Self> t = {
+#define T3_PARAM T3_PARAM_ROW
+#include "tracker/tracker_params.def"
+#undef T3_PARAM
+    };
+    return t;
+  }
 
   unsigned set_w() const;
   unsigned tag_w() const { return wg_id_w - set_w() + wf_id_w; }
@@ -37,6 +44,16 @@ struct TrackerParams {
 
 enum class WriteSource : uint8_t { local = 0, remote = 1, dma = 2 };
 
+// Why the hardware refuses a configuration (cfg_error_o). One definition:
+// the model's per-cycle decision and TrackerConfig::check() both use
+// TrackerConfig::fault(); rtl/tracker.sv implements the same rule.
+enum class TrackerFault : uint8_t {
+  none,
+  threshold_zero,      // tile_size x updates_per_elem == 0
+  threshold_too_wide,  // tile_size x updates_per_elem does not fit CNT_W bits
+  region_empty,        // base >= limit
+};
+
 struct TrackerConfig {
   bool enable = false;
   uint64_t base = 0;   // tracked region is [base, limit)
@@ -44,8 +61,13 @@ struct TrackerConfig {
   uint32_t tile_size = 0;          // elements per WF tile, (M*N)/#WF (T3 §4.2.1)
   uint32_t updates_per_elem = 0;   // 2 for ring reduce-scatter
 
+  // The hardware's verdict on the fields as its pins carry them (each
+  // truncated to its pin width), whether or not enable is set.
+  TrackerFault fault(const TrackerParams& p) const;
   // Why this configuration cannot be used with these parameters (names the
-  // field and the allowed range), or nothing when it can.
+  // field and the allowed range), or nothing when it can. Stricter than
+  // fault(): a field wider than its pin is refused here, where the hardware
+  // would silently see its low bits.
   std::optional<std::string> check(const TrackerParams& p) const;
 };
 

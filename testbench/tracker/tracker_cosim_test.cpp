@@ -1,53 +1,51 @@
-// Tracker co-simulation tests: directed cases and constrained-random traffic,
-// every output of the C++/SystemC model compared with the Verilated RTL in
-// every cycle, and the transaction-level scoreboard checking both.
+// Tracker co-simulation tests: directed cases and constrained-random traffic.
+// Every output of the C++ model is compared with the Verilated RTL in every
+// cycle (reset cycles included; the binary fails at the end if any cycle
+// mismatched), and the transaction-level scoreboard checks the outputs.
+// Run on either engine: --engine systemc (default) or --engine direct.
 #include <gtest/gtest.h>
 
 #include <cstdio>
 #include <memory>
+#include <random>
+#include <vector>
 
-#include "sc_test_env.h"
-#include "tracker_cosim.h"
+#include "cosim_config.h"
+#include "test_cosim.h"
 #include "tracker_scoreboard.h"
 #include "tracker_stimulus.h"
 
 namespace t3::tb {
 namespace {
 
-TrackerCosim& shared_cosim() {
-  static TrackerCosim c(test_options());
-  return c;
-}
+Cosim<TrackerBlock>& the_cosim() { return shared_cosim<TrackerBlock>(); }
+const TrackerParams& params() { return the_cosim().params(); }
 
-// Region and array layout shared by the tests: fp16 elements of a
+uint64_t bits(unsigned w) { return w >= 64 ? ~uint64_t{0} : (uint64_t{1} << w) - 1; }
+
+// Region and array layout of the directed tests: fp16 elements of a
 // column-major output with 256 rows, at a base away from address 0.
 constexpr uint64_t kBase = 0x10000;
 constexpr uint64_t kRows = 256;
 constexpr uint64_t kCols = 256;
 
-TrackerConfig ring_rs_config(uint32_t tile_size, uint32_t upe = 2) {
+TrackerConfig ring_rs_config(uint32_t tile_size, uint32_t upe = 2, uint64_t base = kBase) {
   TrackerConfig cfg;
   cfg.enable = true;
-  cfg.base = kBase;
-  cfg.limit = kBase + kRows * kCols * 2;
+  cfg.base = base;
+  cfg.limit = base + kRows * kCols * 2;
   cfg.tile_size = tile_size;
   cfg.updates_per_elem = upe;
   return cfg;
 }
 
 // Drives the co-simulation with a scoreboard attached; every cycle checks
-// model == RTL and both against the scoreboard.
+// model == RTL and the RTL's outputs against the scoreboard.
 class Bench {
  public:
-  explicit Bench(const TrackerConfig& cfg)
-      : c_(shared_cosim()), sb_(std::make_unique<TrackerScoreboard>(
-                         c_.params(), uint64_t(cfg.tile_size) * cfg.updates_per_elem)) {
-    c_.in() = TrackerInputs{};
-    c_.in().cfg = cfg;
-    c_.reset();
-  }
+  explicit Bench(const TrackerConfig& cfg) : c_(the_cosim()) { restart(cfg); }
 
-  TrackerCosim& cosim() { return c_; }
+  Cosim<TrackerBlock>& cosim() { return c_; }
   TrackerScoreboard& sb() { return *sb_; }
 
   // One cycle presenting w (or nothing); returns whether w was accepted.
@@ -60,8 +58,7 @@ class Bench {
 
   bool finish_cycle(const TileWrite& w) {
     const TrackerInputs in = c_.in();
-    const bool same = c_.cycle();
-    EXPECT_TRUE(same) << c_.first_mismatch();
+    EXPECT_TRUE(c_.cycle()) << c_.first_mismatch();
     if (auto err = sb_->observe(in.in_valid, w, in.trig_ready, c_.out()))
       ADD_FAILURE() << "cycle " << c_.cycles() - 1 << ": " << *err;
     return in.in_valid && c_.out().in_ready;
@@ -85,23 +82,27 @@ class Bench {
     EXPECT_FALSE(err.has_value()) << *err;
   }
 
-  void restart(const TrackerConfig& cfg) {
+  // Reset (whatever is in flight) and a new configuration from then on.
+  void restart(const TrackerConfig& cfg, unsigned reset_cycles = 2) {
+    const bool trig_ready = c_.in().trig_ready;
+    c_.in() = TrackerInputs{};
     c_.in().cfg = cfg;
-    c_.reset();
-    sb_ = std::make_unique<TrackerScoreboard>(c_.params(),
-                                              uint64_t(cfg.tile_size) * cfg.updates_per_elem);
+    c_.in().trig_ready = trig_ready;
+    EXPECT_TRUE(c_.reset(reset_cycles)) << c_.first_mismatch();
+    sb_ = std::make_unique<TrackerScoreboard>(c_.params(), cfg);
   }
 
  private:
-  TrackerCosim& c_;
+  Cosim<TrackerBlock>& c_;
   std::unique_ptr<TrackerScoreboard> sb_;
 };
 
-TileWrite write(uint32_t wg, uint32_t wf, uint64_t elem, uint32_t size, uint32_t src = 0) {
+TileWrite write(uint32_t wg, uint32_t wf, uint64_t elem, uint32_t size, uint32_t src = 0,
+                uint64_t base = kBase) {
   TileWrite w;
   w.wg_id = wg;
   w.wf_id = wf;
-  w.addr = kBase + elem * 2;
+  w.addr = base + elem * 2;
   w.size = size;
   w.src = src;
   return w;
@@ -110,18 +111,17 @@ TileWrite write(uint32_t wg, uint32_t wf, uint64_t elem, uint32_t size, uint32_t
 // Writes of one tile: `tile` elements at elem0.., each pass one write of
 // `chunk` elements at a time; pass 0 local, later passes remote.
 std::vector<TileWrite> tile_writes(uint32_t wg, uint32_t wf, uint64_t elem0, uint32_t tile,
-                                   uint32_t upe, uint32_t chunk) {
+                                   uint32_t upe, uint32_t chunk, uint64_t base = kBase) {
   std::vector<TileWrite> ws;
   for (uint32_t pass = 0; pass < upe; ++pass)
     for (uint32_t e = 0; e < tile; e += chunk)
-      ws.push_back(write(wg, wf, elem0 + e, std::min(chunk, tile - e), pass == 0 ? 0 : 1));
+      ws.push_back(write(wg, wf, elem0 + e, std::min(chunk, tile - e), pass == 0 ? 0 : 1, base));
   return ws;
 }
 
 TEST(TrackerCosim, RingRsTileCompletesExactlyOnce) {
   const uint32_t tile = 16;
   Bench b(ring_rs_config(tile, 2));
-  b.sb().begin_tile(5, 3);
   auto ws = tile_writes(5, 3, 40, tile, 2, 4);
   // Remote update of the lowest element arrives last: the start address must
   // still be the lowest one seen.
@@ -143,7 +143,7 @@ TEST(TrackerCosim, RingRsTileCompletesExactlyOnce) {
 }
 
 TEST(TrackerCosim, ManyWorkgroupsInterleaved) {
-  const auto& p = shared_cosim().params();
+  const TrackerParams& p = params();
   const uint32_t tile = 8;
   Bench b(ring_rs_config(tile, 2));
   // As many tiles as the Tracker holds, spread over every set, written
@@ -151,20 +151,49 @@ TEST(TrackerCosim, ManyWorkgroupsInterleaved) {
   std::vector<std::vector<TileWrite>> tiles;
   const uint32_t wgs = std::min<uint32_t>(p.sets * 2, 1u << p.wg_id_w);
   for (uint32_t wg = 0; wg < wgs; ++wg)
-    for (uint32_t wf = 0; wf < p.ways / 2 && wf < (1u << p.wf_id_w); ++wf) {
-      b.sb().begin_tile(wg, wf);
+    for (uint32_t wf = 0; wf < std::max(p.ways / 2, 1u) && wf < (1u << p.wf_id_w); ++wf)
       tiles.push_back(tile_writes(wg, wf, uint64_t(tiles.size()) * tile, tile, 2, 2));
-    }
   for (size_t round = 0; round < tiles[0].size(); ++round)
     for (const auto& t : tiles) b.send(t[round]);
   b.expect_drained();
   EXPECT_EQ(b.sb().triggers_seen(), tiles.size());
 }
 
+// Every WF of one WG at once (WF ids are part of the tag): as many as the
+// set has ways live together, the others waiting for a way, at every size.
+TEST(TrackerCosim, SeveralWavefrontsPerWorkgroup) {
+  const TrackerParams& p = params();
+  const uint32_t tile = 4;
+  Bench b(ring_rs_config(tile, 2));
+  const uint32_t wfs = 1u << p.wf_id_w, wg = 3 % (1u << p.wg_id_w);
+  std::vector<std::vector<TileWrite>> tiles;
+  for (uint32_t wf = 0; wf < wfs; ++wf) tiles.push_back(tile_writes(wg, wf, wf * tile, tile, 2, 2));
+  // First writes of every WF: the first `ways` take the set's ways, the
+  // rest are refused (set full) until earlier WFs complete.
+  std::vector<size_t> next(wfs, 0);
+  unsigned refused = 0;
+  for (unsigned round = 0; round < 10000; ++round) {
+    bool all_done = true;
+    // Newest WFs first, so that waiting WFs are offered while the set is full.
+    for (uint32_t wf = wfs; wf-- > 0;) {
+      if (next[wf] == tiles[wf].size()) continue;
+      all_done = false;
+      if (b.step(&tiles[wf][next[wf]], true)) ++next[wf];
+      else ++refused;
+    }
+    if (all_done) break;
+  }
+  b.expect_drained();
+  EXPECT_EQ(b.sb().triggers_seen(), wfs);
+  if (wfs > p.ways) {
+    EXPECT_GT(b.sb().set_full_stalls(), 0u);
+  }
+  EXPECT_EQ(refused, b.sb().stalls());
+}
+
 TEST(TrackerCosim, BackToBackUpdatesToOneEntry) {
   const uint32_t tile = 32;
   Bench b(ring_rs_config(tile, 2));
-  b.sb().begin_tile(7, 1);
   // One element per write, one write per cycle: every cycle reads the entry
   // the previous cycle wrote.
   unsigned cycles = 0;
@@ -175,14 +204,13 @@ TEST(TrackerCosim, BackToBackUpdatesToOneEntry) {
 }
 
 TEST(TrackerCosim, FullSetBackPressuresThenDrains) {
-  const auto& p = shared_cosim().params();
+  const TrackerParams& p = params();
   const uint32_t tile = 4;
   Bench b(ring_rs_config(tile, 2));
   // ways tiles of WGs that share set 0 (WG-id LSBs equal), each half done.
   std::vector<std::vector<TileWrite>> tiles;
   for (uint32_t k = 0; k <= p.ways; ++k) {
     const uint32_t wg = k * p.sets;  // wg_id_w > log2(sets), so these differ in the tag
-    b.sb().begin_tile(wg, 0);
     tiles.push_back(tile_writes(wg, 0, k * tile, tile, 2, tile));
   }
   for (uint32_t k = 0; k < p.ways; ++k) b.send(tiles[k][0]);
@@ -212,10 +240,7 @@ TEST(TrackerCosim, FullSetBackPressuresThenDrains) {
 }
 
 TEST(TrackerCosim, TriggerBackPressureHoldsTheCompletingWrite) {
-  const uint32_t tile = 2;
-  Bench b(ring_rs_config(tile, 1));
-  b.sb().begin_tile(1, 0);
-  b.sb().begin_tile(2, 0);
+  Bench b(ring_rs_config(2, 1));
   b.send(write(1, 0, 0, 2));  // fires; the trigger waits in the output register
   EXPECT_TRUE(b.cosim().model_out().in_ready);
   const TileWrite w2 = write(2, 0, 8, 2);
@@ -225,125 +250,246 @@ TEST(TrackerCosim, TriggerBackPressureHoldsTheCompletingWrite) {
   EXPECT_EQ(b.sb().triggers_seen(), 2u);
 }
 
-TEST(TrackerCosim, UntrackedWritesPassAndAreCounted) {
-  const uint32_t tile = 4;
-  TrackerConfig cfg = ring_rs_config(tile, 2);
-  Bench b(cfg);
-  TileWrite below = write(3, 0, 0, 4);
-  below.addr = kBase - 2;
-  below.tracked = false;
-  TileWrite above = write(3, 0, 0, 4);
-  above.addr = cfg.limit;
-  above.tracked = false;
-  for (int i = 0; i < 5; ++i) {
-    EXPECT_TRUE(b.step(&below, false));
-    EXPECT_TRUE(b.step(&above, false));
+// The region's edges, at the bottom and at the very top of the address
+// space: base and limit - 1 count, limit and base - 1 do not.
+TEST(TrackerCosim, RegionEdgesAtBothEndsOfTheAddressSpace) {
+  const TrackerParams& p = params();
+  const uint64_t addr_max = bits(p.addr_w);
+  for (const bool top : {false, true}) {
+    TrackerConfig cfg = ring_rs_config(2, 1);
+    if (top) {
+      cfg.limit = addr_max;  // the highest limit the pins can carry
+      cfg.base = cfg.limit - kRows * kCols * 2;
+    }
+    Bench b(cfg);
+    TileWrite at_base = write(9, 1, 0, 1, 0, cfg.base);
+    TileWrite at_last = at_base;
+    at_last.addr = cfg.limit - 1;
+    TileWrite at_limit = at_base, below = at_base;
+    at_limit.addr = cfg.limit;
+    below.addr = cfg.base - 1;
+    EXPECT_TRUE(b.step(&at_limit, true));
+    EXPECT_TRUE(b.step(&below, true));
+    EXPECT_TRUE(b.step(&at_base, true));
+    EXPECT_TRUE(b.step(&at_last, true));  // completes the tile: 2 elements, 1 update each
+    b.idle(2);
+    EXPECT_EQ(b.cosim().out().stat_untracked, 2u);
+    EXPECT_EQ(b.cosim().out().stat_updates, 2u);
+    EXPECT_EQ(b.sb().triggers_seen(), 1u);
+    b.expect_drained();
   }
-  b.idle(1);
-  EXPECT_EQ(b.cosim().out().stat_untracked, 10u);
-  EXPECT_EQ(b.cosim().out().live, 0u);
-  EXPECT_EQ(b.cosim().out().stat_triggers, 0u);
+}
 
-  // Disabled, or enabled with an unusable configuration: nothing is tracked.
-  TrackerConfig off = cfg;
-  off.enable = false;
-  TrackerConfig bad = cfg;
-  bad.updates_per_elem = 0;
-  for (const TrackerConfig& c : {off, bad}) {
-    b.restart(c);
-    TileWrite inside = write(3, 0, 0, 4);
-    inside.tracked = false;
+// Each cause of cfg_error_o alone, and the valid configurations right next
+// to each cause: an unusable configuration tracks nothing.
+TEST(TrackerCosim, EveryConfigurationFaultAndItsNeighbour) {
+  const TrackerParams& p = params();
+  const uint32_t cnt_max = uint32_t(bits(p.cnt_w));
+  struct Case {
+    const char* what;
+    TrackerConfig cfg;
+    bool error;
+  };
+  std::vector<Case> cases;
+  auto add = [&](const char* what, auto edit, bool error) {
+    TrackerConfig c = ring_rs_config(2, 1);
+    edit(c);
+    cases.push_back({what, c, error});
+  };
+  add("tile_size 0", [](TrackerConfig& c) { c.tile_size = 0; }, true);
+  add("updates_per_elem 0", [](TrackerConfig& c) { c.updates_per_elem = 0; }, true);
+  add("threshold 2^CNT_W", [&](TrackerConfig& c) {
+    c.tile_size = (cnt_max + 1) / 2;
+    c.updates_per_elem = 2;
+  }, true);
+  add("threshold 2^CNT_W - 1", [&](TrackerConfig& c) {
+    c.tile_size = cnt_max;
+    c.updates_per_elem = 1;
+  }, false);
+  add("base == limit", [](TrackerConfig& c) { c.limit = c.base; }, true);
+  add("base > limit", [](TrackerConfig& c) { c.limit = c.base - 1; }, true);
+  add("base == limit - 1", [](TrackerConfig& c) { c.limit = c.base + 1; }, false);
+  add("disabled", [](TrackerConfig& c) { c.enable = false; }, false);
+  for (const Case& k : cases) {
+    SCOPED_TRACE(k.what);
+    Bench b(k.cfg);
+    EXPECT_EQ(b.sb().config_valid(), !k.error);
+    const TileWrite inside = write(3, 0, 0, 1);
     for (int i = 0; i < 3; ++i) EXPECT_TRUE(b.step(&inside, true));
     b.idle(1);
-    EXPECT_EQ(b.cosim().out().cfg_error, c.enable);
-    EXPECT_EQ(b.cosim().out().stat_untracked, 3u);
-    EXPECT_EQ(b.cosim().out().live, 0u);
+    EXPECT_EQ(b.cosim().out().cfg_error, k.error);
+    EXPECT_EQ(b.cosim().out().stat_untracked, k.cfg.enable && !k.error ? 0u : 3u);
+    // The same verdict from the driver-side check, which names the field.
+    EXPECT_EQ(k.cfg.check(p).has_value(), k.error) << k.cfg.check(p).value_or("");
   }
 }
 
-// Constrained-random traffic; returns the scoreboard's view for coverage checks.
-struct RandomResult {
-  uint64_t cycles = 0, triggers = 0, set_full_stalls = 0, output_stalls = 0, resets = 0;
-};
-
-TrackerTraffic default_traffic(const TrackerParams& p) {
-  TrackerTraffic t;
-  t.cfg = ring_rs_config(8, 2);
-  t.tile_rows = 4;
-  t.m_rows = kRows;
-  // Two sets for the big Tracker, all sets for the small one: enough tiles
-  // per set to fill it now and then.
-  t.wg_stride = p.sets >= 16 ? p.sets / 2 : 1;
-  t.wg_count = std::min<uint32_t>(p.sets >= 16 ? 8 : 4 * p.sets,
-                                  (1u << p.wg_id_w) / std::max<uint32_t>(t.wg_stride, 1));
-  t.pending_target = p.ways * 16;
-  return t;
+TEST(TrackerCosim, ResetWhileATriggerIsPending) {
+  Bench b(ring_rs_config(2, 1));
+  b.step(nullptr, false);
+  const TileWrite w = write(4, 2, 0, 2);
+  EXPECT_TRUE(b.step(&w, false));  // fires; the consumer is not ready
+  b.idle(3, false);
+  EXPECT_TRUE(b.cosim().out().trig_valid);
+  EXPECT_EQ(b.sb().triggers_due(), 1u);
+  // Reset with the trigger still waiting: it is gone, and so is everything counted.
+  b.restart(ring_rs_config(2, 1));
+  b.idle(2, false);
+  EXPECT_FALSE(b.cosim().out().trig_valid);
+  EXPECT_EQ(b.cosim().out().stat_triggers, 0u);
+  EXPECT_EQ(b.cosim().out().stat_updates, 0u);
+  // The same tile afterwards triggers once, as on a new Tracker.
+  b.send(w);
+  b.expect_drained();
+  EXPECT_EQ(b.sb().triggers_seen(), 1u);
 }
 
-RandomResult run_random(uint64_t cycles, uint64_t seed, double p_reset) {
-  const TrackerParams p = shared_cosim().params();
+// Writes of size 0 (count nothing; a first one takes an entry), writes that
+// pass the threshold (fire once, the excess is not carried), writes wider
+// than a column (a tile of whole columns written across the column edge).
+TEST(TrackerCosim, WriteSizesZeroOvershootAndWiderThanAColumn) {
+  const TrackerParams& p = params();
+  {
+    Bench b(ring_rs_config(4, 1));
+    const TileWrite zero = write(6, 1, 8, 0);
+    EXPECT_EQ(b.send(zero), 1u);
+    b.idle(1);
+    EXPECT_EQ(b.cosim().out().live, 1u) << "a size-0 write to a new tile takes an entry";
+    EXPECT_EQ(b.send(zero), 1u);
+    b.send(write(6, 1, 8, 3));
+    b.send(write(6, 1, 11, 0));
+    b.idle(1);
+    EXPECT_EQ(b.sb().triggers_seen(), 0u) << "3 of 4 updates";
+    b.send(write(6, 1, 11, 1));
+    b.expect_drained();
+    EXPECT_EQ(b.sb().triggers_seen(), 1u);
+  }
+  {
+    Bench b(ring_rs_config(4, 1));
+    b.send(write(6, 2, 0, 3));
+    b.send(write(6, 2, 3, 5));  // 8 of 4: fires once
+    b.idle(2);
+    EXPECT_EQ(b.sb().triggers_seen(), 1u);
+    EXPECT_EQ(b.cosim().out().live, 0u);
+    b.send(write(6, 2, 0, 4));  // a new tile of the same key, from zero
+    b.expect_drained();
+    EXPECT_EQ(b.sb().triggers_seen(), 2u);
+  }
+  {
+    // Tile of 2 whole columns of 4 rows (array height 4): contiguous, so a
+    // 6-element write covers column 0 and half of column 1.
+    const uint32_t cnt_max = uint32_t(bits(p.cnt_w));
+    const uint32_t size = std::min<uint32_t>(6, cnt_max);
+    Bench b(ring_rs_config(8, 1));
+    b.send(write(2, 0, 4, size));
+    b.send(write(2, 0, 4 + size, 8 - size));
+    b.expect_drained();
+    EXPECT_EQ(b.sb().triggers_seen(), 1u);
+  }
+}
+
+// Constrained-random traffic (tracker_stimulus.h) phase after phase, each
+// phase after a reset with a new random shape, region and WG mix; some
+// phases get an unusable configuration.
+struct RandomResult {
+  uint64_t cycles = 0, triggers = 0, set_full_stalls = 0, output_stalls = 0, resets = 0;
+  uint64_t bad_phases = 0;
+  std::vector<bool> sets_used;
+  uint64_t addr_ones = 0, addr_zeros = 0;  // bits seen 1 / 0 in tracked writes
+  uint32_t tag_ones = 0, tag_zeros = 0;    // likewise for the WG-id bits above the set index
+  uint64_t at_base = 0, at_last = 0, at_limit = 0;
+};
+
+TrackerConfig break_config(TrackerConfig c, const TrackerParams& p, std::mt19937_64& rng) {
+  switch (rng() % 6) {
+    case 0: c.tile_size = 0; break;
+    case 1: c.updates_per_elem = 0; break;
+    case 2:
+      c.tile_size = uint32_t(bits(p.cnt_w));
+      c.updates_per_elem = 2;
+      break;
+    case 3: c.limit = c.base; break;
+    case 4: std::swap(c.base, c.limit); break;
+    default: c.enable = false; break;
+  }
+  return c;
+}
+
+RandomResult run_random(uint64_t cycles, uint64_t seed, unsigned phases) {
+  const TrackerParams p = params();
   std::mt19937_64 rng(seed);
-  TrackerTraffic t = default_traffic(p);
-  Bench b(t.cfg);
+  RandomResult r;
+  r.sets_used.assign(p.sets, false);
+  TrackerTraffic t = TrackerTraffic::random(p, rng);
+  Bench b(t.config());
   const uint64_t first_cycle = b.cosim().cycles();
   auto stim = std::make_unique<TrackerStimulus>(p, t, rng());
-  RandomResult r;
-  const uint64_t cnt_max = (uint64_t{1} << p.cnt_w) - 1;
   auto run_cycle = [&] {
     TrackerInputs& in = b.cosim().in();
-    stim->drive(in, b.sb());
+    stim->drive(in);
     const TileWrite w = stim->presented();
-    b.finish_cycle(w);
-    stim->after_cycle(in, b.cosim().out());
+    const bool tracked = in.in_valid && b.sb().tracked(w);
+    const bool accepted = b.finish_cycle(w);
+    stim->after(in, b.cosim().out());
+    if (accepted && tracked) {
+      r.sets_used[w.wg_id % p.sets] = true;
+      r.addr_ones |= w.addr;
+      r.addr_zeros |= ~w.addr;
+      r.tag_ones |= w.wg_id;
+      r.tag_zeros |= ~w.wg_id;
+      r.at_base += w.addr == in.cfg.base;
+      r.at_last += w.addr == in.cfg.limit - 1;
+    }
+    r.at_limit += accepted && !tracked && w.addr == in.cfg.limit;
   };
+  auto tally = [&] {
+    r.triggers += b.sb().triggers_seen();
+    r.set_full_stalls += b.sb().set_full_stalls();
+    r.output_stalls += b.sb().output_stalls();
+  };
+  const uint64_t phase_len = cycles / phases + 1;
   for (uint64_t i = 0; i < cycles && !testing::Test::HasFailure(); ++i) {
     run_cycle();
-    if (std::uniform_real_distribution<double>(0, 1)(rng) < p_reset) {
-      // Reset in the middle of traffic; the next phase may use another tile shape.
-      r.triggers += b.sb().triggers_seen();
-      r.set_full_stalls += b.sb().set_full_stalls();
-      r.output_stalls += b.sb().output_stalls();
+    if ((i + 1) % phase_len == 0) {
+      // Reset in the middle of traffic; the next phase has a new shape.
+      tally();
       ++r.resets;
-      do {
-        t.tile_rows = 1u << (rng() % 4);
-        t.cfg.tile_size = t.tile_rows * (1u << (rng() % 3));
-        t.cfg.updates_per_elem = 1 + uint32_t(rng() % 4);
-      } while (uint64_t(t.cfg.tile_size) * t.cfg.updates_per_elem > cnt_max);
-      t.max_write = 1 + uint32_t(rng() % 8);
-      t.p_trig_ready = 0.2 + 0.8 * std::uniform_real_distribution<double>(0, 1)(rng);
-      b.restart(t.cfg);
+      t = TrackerTraffic::random(p, rng);
+      TrackerConfig cfg = t.config();
+      if (rng() % 6 == 0) {
+        cfg = break_config(cfg, p, rng);
+        ++r.bad_phases;
+      }
+      b.restart(cfg, 1 + unsigned(rng() % 3));
       stim = std::make_unique<TrackerStimulus>(p, t, rng());
     }
   }
   // Drain: no new tiles, consumer eventually ready.
   stim->stop_new_tiles();
-  for (unsigned i = 0; i < 100000 && !stim->idle() && !testing::Test::HasFailure(); ++i)
+  for (unsigned i = 0; i < 200000 && !stim->idle() && !testing::Test::HasFailure(); ++i)
     run_cycle();
   EXPECT_TRUE(stim->idle()) << "traffic did not drain: deadlock";
   b.expect_drained();
-  r.triggers += b.sb().triggers_seen();
-  r.set_full_stalls += b.sb().set_full_stalls();
-  r.output_stalls += b.sb().output_stalls();
+  tally();
   r.cycles = b.cosim().cycles() - first_cycle;
   return r;
 }
 
 TEST(TrackerCosim, ResetInTheMiddleOfTraffic) {
-  const uint64_t seed = test_options().seed + 1;
-  std::mt19937_64 rng(seed);
-  const TrackerParams p = shared_cosim().params();
-  TrackerTraffic t = default_traffic(p);
-  Bench b(t.cfg);
+  std::mt19937_64 rng(test_options().seed + 1);
+  const TrackerParams& p = params();
+  TrackerTraffic t;  // tiles of 4 x 2 elements, 2 updates each: entries stay live a while
+  t.p_hot = 0.9;
+  Bench b(t.config());
   TrackerStimulus stim(p, t, rng());
   for (int i = 0; i < 3000; ++i) {
-    stim.drive(b.cosim().in(), b.sb());
+    stim.drive(b.cosim().in());
     b.finish_cycle(stim.presented());
-    stim.after_cycle(b.cosim().in(), b.cosim().out());
+    stim.after(b.cosim().in(), b.cosim().out());
   }
   ASSERT_GT(b.cosim().out().live, 0u) << "reset should hit live entries";
-  b.cosim().reset(3);
-  b.cosim().in().in_valid = false;
-  b.cosim().cycle();
+  b.restart(t.config(), 3);
+  b.idle(1);
   const TrackerOutputs& o = b.cosim().out();
   EXPECT_EQ(o.live, 0u);
   EXPECT_FALSE(o.trig_valid);
@@ -351,25 +497,28 @@ TEST(TrackerCosim, ResetInTheMiddleOfTraffic) {
   EXPECT_EQ(o.stat_triggers, 0u);
   EXPECT_EQ(o.stat_stalls, 0u);
   EXPECT_EQ(o.stat_untracked, 0u);
-  // A fresh tile after reset behaves as on a new Tracker, even with a key that was live.
-  b.restart(t.cfg);
-  b.sb().begin_tile(t.wg_first, 0);
-  for (const TileWrite& w : tile_writes(t.wg_first, 0, 0, 8, 2, 4)) b.send(w);
+  // A fresh tile after reset behaves as on a new Tracker.
+  TrackerConfig cfg = ring_rs_config(8, 2);
+  b.restart(cfg);
+  for (const TileWrite& w : tile_writes(0, 0, 0, 8, 2, 4)) b.send(w);
   b.expect_drained();
   EXPECT_EQ(b.sb().triggers_seen(), 1u);
 }
 
 TEST(TrackerCosim, RandomReadyOnTheTriggerOutput) {
-  const TrackerParams p = shared_cosim().params();
-  TrackerTraffic t = default_traffic(p);
+  const TrackerParams& p = params();
+  std::mt19937_64 rng(test_options().seed + 2);
+  TrackerTraffic t;  // small tiles: many triggers
+  t.tile_cols = 1;
+  t.updates_per_elem = 1;
   t.p_trig_ready = 0.1;
   t.p_trig_burst = 0.01;
-  Bench b(t.cfg);
-  TrackerStimulus stim(p, t, test_options().seed + 2);
+  Bench b(t.config());
+  TrackerStimulus stim(p, t, rng());
   for (int i = 0; i < 20000 && !HasFailure(); ++i) {
-    stim.drive(b.cosim().in(), b.sb());
+    stim.drive(b.cosim().in());
     b.finish_cycle(stim.presented());
-    stim.after_cycle(b.cosim().in(), b.cosim().out());
+    stim.after(b.cosim().in(), b.cosim().out());
   }
   EXPECT_GT(b.sb().output_stalls(), 100u);
   EXPECT_GT(b.sb().triggers_seen(), 100u);
@@ -377,21 +526,43 @@ TEST(TrackerCosim, RandomReadyOnTheTriggerOutput) {
 
 TEST(TrackerCosim, ConstrainedRandom) {
   const RunOptions& opt = test_options();
+  const TrackerParams& p = params();
   const uint64_t cycles = opt.cycles ? opt.cycles : T3_RANDOM_CYCLES;
-  const RandomResult r = run_random(cycles, opt.seed, 20.0 / double(cycles));
-  std::printf("random: %llu cycles, %llu resets, %llu triggers, %llu set-full stalls, "
-              "%llu output stalls, %llu model/RTL mismatches\n",
-              static_cast<unsigned long long>(r.cycles),
-              static_cast<unsigned long long>(r.resets),
+  const unsigned phases = unsigned(std::max<uint64_t>(1, std::min<uint64_t>(40, cycles / 20000)));
+  const RandomResult r = run_random(cycles, opt.seed, phases);
+  unsigned sets = 0;
+  for (bool s : r.sets_used) sets += s;
+  std::printf("random: %llu cycles, %llu resets (%llu unusable configurations), %llu triggers, "
+              "%llu set-full stalls, %llu output stalls, %u of %u sets, writes at base %llu, "
+              "at limit-1 %llu, at limit %llu, %llu model/RTL mismatches\n",
+              static_cast<unsigned long long>(r.cycles), static_cast<unsigned long long>(r.resets),
+              static_cast<unsigned long long>(r.bad_phases),
               static_cast<unsigned long long>(r.triggers),
               static_cast<unsigned long long>(r.set_full_stalls),
-              static_cast<unsigned long long>(r.output_stalls),
-              static_cast<unsigned long long>(shared_cosim().mismatches()));
+              static_cast<unsigned long long>(r.output_stalls), sets, p.sets,
+              static_cast<unsigned long long>(r.at_base),
+              static_cast<unsigned long long>(r.at_last),
+              static_cast<unsigned long long>(r.at_limit),
+              static_cast<unsigned long long>(the_cosim().mismatches()));
+  EXPECT_EQ(the_cosim().mismatches(), 0u) << the_cosim().first_mismatch();
   EXPECT_GE(r.cycles, cycles);
-  // Coverage: the run must have exercised completion and both back-pressures.
+  if (cycles < 1000000) return;  // the coverage below needs the full run
+  // Coverage: completion, both back-pressures, unusable configurations,
+  // every set, every tag bit and every address bit both ways, the edges.
   EXPECT_GT(r.triggers, cycles / 200);
   EXPECT_GT(r.set_full_stalls, 0u);
   EXPECT_GT(r.output_stalls, 0u);
+  EXPECT_GT(r.bad_phases, 0u);
+  EXPECT_EQ(sets, p.sets);
+  const uint64_t addr_mask = bits(p.addr_w);
+  EXPECT_EQ(r.addr_ones & addr_mask, addr_mask) << std::hex << (r.addr_ones & addr_mask);
+  EXPECT_EQ(r.addr_zeros & addr_mask, addr_mask) << std::hex << (r.addr_zeros & addr_mask);
+  const uint32_t tag_mask = uint32_t(bits(p.wg_id_w)) & ~uint32_t(p.sets - 1);
+  EXPECT_EQ(r.tag_ones & tag_mask, tag_mask);
+  EXPECT_EQ(r.tag_zeros & tag_mask, tag_mask);
+  EXPECT_GT(r.at_base, 0u);
+  EXPECT_GT(r.at_last, 0u);
+  EXPECT_GT(r.at_limit, 0u);
 }
 
 }  // namespace

@@ -17,8 +17,9 @@
 #include <systemc>
 #include <vector>
 
+#include "common/tile_map.h"
+#include "cosim_config.h"
 #include "run_options.h"
-#include "tracker_cosim.h"
 #include "tracker_scoreboard.h"
 
 namespace {
@@ -89,12 +90,20 @@ int sc_main(int argc, char** argv) {
   const uint64_t seed = t3::tb::resolve_seed(opt);
   std::mt19937_64 rng(seed);
 
-  const t3::TrackerParams p = t3::tb::tracker_params();
-  const uint32_t wf_cols = s.wg_cols / s.wfs_per_wg;
-  const uint32_t wf_tile = s.wg_rows * wf_cols;
+  const t3::TrackerParams p = t3::tb::built_params<t3::TrackerBlock>();
   const uint32_t chunk_cols = s.n / s.gpus;
-  const uint32_t wg_per_chunk = (s.m / s.wg_rows) * (chunk_cols / s.wg_cols);
-  const uint64_t base = 0x100000000ull;  // the GEMM output buffer
+  // The GEMM output buffer and the WG/WF tiling of one chunk (T3 Fig. 9(a)).
+  t3::TileMap map;
+  map.base = 0x100000000ull;
+  map.m = s.m;
+  map.cols = chunk_cols;
+  map.wg_rows = s.wg_rows;
+  map.wg_cols = s.wg_cols;
+  map.wfs_per_wg = s.wfs_per_wg;
+  const uint32_t wf_cols = map.wf_cols();
+  const uint32_t wf_tile = map.wf_tile();
+  const uint32_t wg_per_chunk = map.wgs();
+  const uint64_t base = map.base;
   TrackerConfig cfg;
   cfg.enable = true;
   cfg.base = base;
@@ -117,20 +126,16 @@ int sc_main(int argc, char** argv) {
   // The writes, stage by stage. Chunk order on GPU-0 follows the ring
   // (T3 Fig. 7): stage k works on chunk (gpus - k) mod gpus; stage 1's chunk
   // is remote. WG ids are numbered per stage (the Tracker holds one stage).
-  t3::tb::TrackerScoreboard sb(p, uint64_t(wf_tile) * 2);
+  t3::tb::TrackerScoreboard sb(p, cfg);
   std::deque<TileWrite> local, dma;
   std::vector<uint64_t> stage_tiles(s.gpus + 1, 0);
   for (uint32_t stage = 2; stage <= s.gpus; ++stage) {
     const uint32_t chunk = (s.gpus - stage + 1) % s.gpus;
+    map.first_col = chunk * chunk_cols;
     std::vector<TileWrite> stage_writes;
     for (uint32_t wg = 0; wg < wg_per_chunk; ++wg) {
       const uint32_t wg_id = (stage - 2) * wg_per_chunk + wg;
-      const uint32_t row0 = (wg % (s.m / s.wg_rows)) * s.wg_rows;
-      const uint32_t col0 = chunk * chunk_cols + (wg / (s.m / s.wg_rows)) * s.wg_cols;
-      for (uint32_t wf = 0; wf < s.wfs_per_wg; ++wf) {
-        sb.begin_tile(wg_id, wf);
-        ++stage_tiles[stage];
-      }
+      stage_tiles[stage] += s.wfs_per_wg;
       // The WG's 8 WFs store in lockstep, one 32 B burst each per step.
       for (uint32_t c = 0; c < wf_cols; ++c)
         for (uint32_t r = 0; r < s.wg_rows; r += s.burst_elems)
@@ -138,7 +143,7 @@ int sc_main(int argc, char** argv) {
             TileWrite w;
             w.wg_id = wg_id;
             w.wf_id = wf;
-            w.addr = base + (uint64_t(col0 + wf * wf_cols + c) * s.m + row0 + r) * 2;
+            w.addr = map.addr(map.row0(wg) + r, map.col0(wg, wf) + c);
             w.size = s.burst_elems;
             stage_writes.push_back(w);
           }
@@ -156,16 +161,17 @@ int sc_main(int argc, char** argv) {
     }
   }
 
-  t3::tb::TrackerCosim cosim(opt);
+  const auto made = t3::tb::make_cosim<t3::TrackerBlock>(opt);
+  auto& cosim = *made;
   cosim.in().cfg = cfg;
-  cosim.reset();
+  uint64_t errors = cosim.reset() ? 0 : 1;
   const uint64_t start = cosim.cycles();
   const uint64_t local_total = local.size(), dma_total = dma.size();
-  uint64_t untracked = 0, errors = 0, max_live = 0, first_trig = 0, last_trig = 0;
+  uint64_t untracked = 0, max_live = 0, first_trig = 0, last_trig = 0;
   std::vector<uint64_t> stage_done(s.gpus + 1, 0);
   std::vector<uint64_t> stage_fired(s.gpus + 1, 0);
   std::uniform_real_distribution<double> u(0.0, 1.0);
-  bool have = false, from_local = false, turn_local = true;
+  bool have = false, from_local = false, turn_local = true, outside = false;
   TileWrite cur;
   const uint64_t cycle_limit = 20 * (local_total + dma_total) + 10000;
   std::printf("T3 Tracker demo: GPU-0 of a %u-GPU ring, GEMM output %u x %u fp16 (column-major)\n",
@@ -173,8 +179,9 @@ int sc_main(int argc, char** argv) {
   std::printf("  WG tile %ux%u, %u WFs per WG, WF tile %u elements, 2 updates per element "
               "-> trigger at %u\n",
               s.wg_rows, s.wg_cols, s.wfs_per_wg, wf_tile, wf_tile * 2);
-  std::printf("  seed %llu; co-simulating %llu writes...\n", static_cast<unsigned long long>(seed),
-              static_cast<unsigned long long>(local_total + dma_total));
+  std::printf("  seed %llu; co-simulating %llu writes (engine %s)...\n",
+              static_cast<unsigned long long>(seed),
+              static_cast<unsigned long long>(local_total + dma_total), cosim.engine_name());
 
   // Until every write is in and every due trigger taken; the scoreboard
   // knows what is due independently of the outputs, which lag by a cycle.
@@ -185,7 +192,7 @@ int sc_main(int argc, char** argv) {
     if (!have) {
       if (u(rng) < s.untracked_share) {
         cur = TileWrite{};
-        cur.tracked = false;
+        outside = true;
         cur.addr = 0x2000 + (rng() % 4096) * 32;  // activations, outside the region
         cur.size = s.burst_elems;
         have = true;
@@ -196,6 +203,7 @@ int sc_main(int argc, char** argv) {
         const bool pick_dma = !pick_local && dma_open && !dma.empty();
         if (pick_local || pick_dma) {
           cur = pick_local ? local.front() : dma.front();
+          outside = false;
           from_local = pick_local;
           have = true;
           turn_local = !pick_local;
@@ -220,7 +228,7 @@ int sc_main(int argc, char** argv) {
     }
     if (o.live > max_live) max_live = o.live;
     if (have && o.in_ready) {
-      if (!cur.tracked) ++untracked;
+      if (outside) ++untracked;
       else if (from_local) local.pop_front();
       else dma.pop_front();
       have = false;
@@ -265,7 +273,9 @@ int sc_main(int argc, char** argv) {
   std::printf("  co-simulation       %llu mismatching outputs between model and RTL\n",
               static_cast<unsigned long long>(cosim.mismatches()));
   std::printf("  scoreboard          %s\n", errors ? "FAILED (see above)"
-                                                   : "every tile triggered once, lowest address");
+                                                   : "every tile triggered once, lowest address "
+                                                     "(checked on the RTL's outputs, equal to "
+                                                     "the model's every cycle)");
   if (!opt.vcd.empty()) std::printf("  waveform            %s\n", opt.vcd.c_str());
   const bool ok = errors == 0 && cosim.mismatches() == 0 && sb.triggers_seen() == expected;
   std::printf("%s\n", ok ? "PASS" : "FAIL");

@@ -3,48 +3,83 @@
 #include <sstream>
 
 namespace t3::tb {
+namespace {
 
-TrackerScoreboard::TrackerScoreboard(const TrackerParams& p, uint64_t threshold)
-    : p_(p), threshold_(threshold),
-      stat_mask_(p.stat_w >= 64 ? ~uint64_t{0} : (uint64_t{1} << p.stat_w) - 1) {}
+uint64_t bits(unsigned w) { return w >= 64 ? ~uint64_t{0} : (uint64_t{1} << w) - 1; }
 
-void TrackerScoreboard::begin_tile(uint32_t wg_id, uint32_t wf_id) {
-  tiles_.emplace(key(wg_id, wf_id), Tile{});
+}  // namespace
+
+TrackerScoreboard::TrackerScoreboard(const TrackerParams& p, const TrackerConfig& cfg) : p_(p) {
+  base_ = cfg.base & bits(p.addr_w);
+  limit_ = cfg.limit & bits(p.addr_w);
+  threshold_ = uint64_t(cfg.tile_size & bits(p.cnt_w)) * (cfg.updates_per_elem & bits(p.upe_w));
+  enable_ = cfg.enable;
+  // T3 §4.2.1: the counter must be able to hold wf_tile_size x updates per
+  // element, and the tracked region must hold at least one byte.
+  valid_ = threshold_ >= 1 && threshold_ < (uint64_t{1} << p.cnt_w) && limit_ > base_;
 }
 
-bool TrackerScoreboard::allocated(uint32_t wg, uint32_t wf) const {
-  const auto it = tiles_.find(key(wg, wf));
-  return it != tiles_.end() && it->second.got > 0;
+TileWrite TrackerScoreboard::wired(const TileWrite& w) const {
+  TileWrite c = w;
+  c.wg_id &= uint32_t(bits(p_.wg_id_w));
+  c.wf_id &= uint32_t(bits(p_.wf_id_w));
+  c.addr &= bits(p_.addr_w);
+  c.size &= uint32_t(bits(p_.cnt_w));
+  return c;
 }
 
-bool TrackerScoreboard::expect_set_full(const TileWrite& w) const {
-  if (!w.tracked || allocated(w.wg_id, w.wf_id) || w.size >= threshold_) return false;
-  const auto it = allocated_per_set_.find(set_of(w.wg_id));
-  return it != allocated_per_set_.end() && it->second >= p_.ways;
+bool TrackerScoreboard::tracked(const TileWrite& raw) const {
+  const TileWrite w = wired(raw);
+  return enable_ && valid_ && w.addr >= base_ && w.addr < limit_;
 }
 
-bool TrackerScoreboard::expect_ready(const TileWrite& w, bool trig_valid, bool trig_ready) const {
-  if (!w.tracked) return true;
-  const auto it = tiles_.find(key(w.wg_id, w.wf_id));
-  const uint64_t got = it == tiles_.end() ? 0 : it->second.got;
-  if (got + w.size >= threshold_) return !trig_valid || trig_ready;
+const TrackerScoreboard::Tile* TrackerScoreboard::find(const TileWrite& w) const {
+  const auto it = tiles_.find(key(w));
+  return it == tiles_.end() ? nullptr : &it->second;
+}
+
+bool TrackerScoreboard::fires(const TileWrite& w) const {
+  const Tile* t = find(w);
+  return (t ? t->got : 0) + w.size >= threshold_;
+}
+
+bool TrackerScoreboard::expect_set_full(const TileWrite& raw) const {
+  const TileWrite w = wired(raw);
+  if (!tracked(w) || fires(w)) return false;
+  const Tile* t = find(w);
+  if (t && t->has_entry) return false;
+  const auto it = entries_per_set_.find(set_of(w.wg_id));
+  return it != entries_per_set_.end() && it->second >= p_.ways;
+}
+
+bool TrackerScoreboard::expect_ready(const TileWrite& raw, bool trig_valid,
+                                     bool trig_ready) const {
+  const TileWrite w = wired(raw);
+  if (!tracked(w)) return true;
+  if (fires(w)) return !trig_valid || trig_ready;
   return !expect_set_full(w);
 }
 
-std::optional<std::string> TrackerScoreboard::observe(bool in_valid, const TileWrite& w,
+std::optional<std::string> TrackerScoreboard::observe(bool in_valid, const TileWrite& raw,
                                                       bool trig_ready,
                                                       const TrackerOutputs& out) {
+  const TileWrite w = wired(raw);
+  const uint64_t stat_mask = bits(p_.stat_w);
   std::ostringstream err;
-  // Registered outputs first: they show everything accepted before this cycle.
-  if (out.live != allocated_)
-    err << "live_o = " << out.live << ", expected " << allocated_ << " tiles in flight; ";
-  if (out.stat_triggers != (completed_ & stat_mask_))
+  if (out.cfg_error != (enable_ && !valid_))
+    err << "cfg_error_o = " << out.cfg_error << ", expected " << (enable_ && !valid_)
+        << " (threshold " << threshold_ << ", region [0x" << std::hex << base_ << ", 0x"
+        << limit_ << std::dec << ")); ";
+  // Registered outputs: they show everything accepted before this cycle.
+  if (out.live != entries_)
+    err << "live_o = " << out.live << ", expected " << entries_ << " tiles holding an entry; ";
+  if (out.stat_triggers != (completed_ & stat_mask))
     err << "stat_triggers_o = " << out.stat_triggers << ", expected " << completed_ << "; ";
-  if (out.stat_updates != (updates_ & stat_mask_))
+  if (out.stat_updates != (updates_ & stat_mask))
     err << "stat_updates_o = " << out.stat_updates << ", expected " << updates_ << "; ";
-  if (out.stat_untracked != (untracked_ & stat_mask_))
+  if (out.stat_untracked != (untracked_ & stat_mask))
     err << "stat_untracked_o = " << out.stat_untracked << ", expected " << untracked_ << "; ";
-  if (out.stat_stalls != (stalls_ & stat_mask_))
+  if (out.stat_stalls != (stalls_ & stat_mask))
     err << "stat_stalls_o = " << out.stat_stalls << ", expected " << stalls_ << "; ";
   if (out.trig_valid != !expected_.empty())
     err << "trig_valid_o = " << out.trig_valid << " but " << expected_.size()
@@ -69,37 +104,33 @@ std::optional<std::string> TrackerScoreboard::observe(bool in_valid, const TileW
     const bool want_full = expect_set_full(w);
     if (out.in_ready != want_ready)
       err << "in_ready_o = " << out.in_ready << ", expected " << want_ready << " for "
-          << (w.tracked ? "tracked" : "untracked") << " write wg " << w.wg_id << " wf "
-          << w.wf_id << "; ";
+          << (tracked(w) ? "tracked" : "untracked") << " write wg " << w.wg_id << " wf "
+          << w.wf_id << " addr 0x" << std::hex << w.addr << std::dec << " size " << w.size
+          << "; ";
     if (out.set_full != want_full)
       err << "set_full_o = " << out.set_full << ", expected " << want_full << "; ";
     if (!out.in_ready) {
       ++stalls_;
       (want_full ? set_full_stalls_ : output_stalls_)++;
-    } else if (!w.tracked) {
+    } else if (!tracked(w)) {
       ++untracked_;
     } else {
-      auto it = tiles_.find(key(w.wg_id, w.wf_id));
-      if (it == tiles_.end()) {
-        err << "testbench: write for a tile that was not begun; ";
-      } else {
-        Tile& t = it->second;
-        if (t.got == 0 && t.got + w.size < threshold_) {
-          ++allocated_;
-          ++allocated_per_set_[set_of(w.wg_id)];
+      Tile& t = tiles_[key(w)];
+      t.got += w.size;
+      if (w.addr < t.min_addr) t.min_addr = w.addr;
+      ++updates_;
+      if (t.got >= threshold_) {
+        if (t.has_entry) {
+          --entries_;
+          --entries_per_set_[set_of(w.wg_id)];
         }
-        t.got += w.size;
-        if (w.addr < t.min_addr) t.min_addr = w.addr;
-        ++updates_;
-        if (t.got >= threshold_) {
-          if (t.got != w.size) {  // it held an entry
-            --allocated_;
-            --allocated_per_set_[set_of(w.wg_id)];
-          }
-          expected_.push_back({w.wg_id, w.wf_id, t.min_addr});
-          ++completed_;
-          tiles_.erase(it);
-        }
+        expected_.push_back({w.wg_id, w.wf_id, t.min_addr});
+        ++completed_;
+        tiles_.erase(key(w));
+      } else if (!t.has_entry) {
+        t.has_entry = true;
+        ++entries_;
+        ++entries_per_set_[set_of(w.wg_id)];
       }
     }
   } else if (out.set_full) {
@@ -111,9 +142,10 @@ std::optional<std::string> TrackerScoreboard::observe(bool in_valid, const TileW
 
 void TrackerScoreboard::reset() {
   tiles_.clear();
-  allocated_per_set_.clear();
+  entries_per_set_.clear();
   expected_.clear();
-  completed_ = triggers_ = updates_ = untracked_ = stalls_ = allocated_ = 0;
+  completed_ = triggers_ = updates_ = untracked_ = stalls_ = entries_ = 0;
+  set_full_stalls_ = output_stalls_ = 0;
 }
 
 std::optional<std::string> TrackerScoreboard::check_drained() const {

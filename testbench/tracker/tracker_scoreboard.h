@@ -1,8 +1,13 @@
 // Transaction-level checker of the Tracker, independent of both the C++
-// model and the RTL: it knows tiles (which writes belong to which WF tile),
-// not sets, ways or counters. From that it predicts which triggers must
-// appear, in which order and with which start address, how many entries are
-// live, and when a write may be refused.
+// model and the RTL: it knows tiles (which writes belong to which WF tile)
+// and the configuration rules of T3 §4.2.1, written here on their own, not
+// sets' ways or counters. From that it predicts, every cycle, whether the
+// configuration is refused (cfg_error_o), which writes are tracked, which
+// triggers must appear in which order with which start address, how many
+// entries are live, every status counter, and when a write may be refused.
+//
+// It reads the outputs it is given: the co-simulation gives it the RTL's,
+// which equal the model's in every cycle or the run fails on the compare.
 #pragma once
 
 #include <cstdint>
@@ -20,7 +25,6 @@ struct TileWrite {
   uint64_t addr = 0;
   uint32_t size = 0;
   uint32_t src = 0;
-  bool tracked = true;  // inside the region of an enabled, valid configuration
 };
 
 // Puts w on the Tracker's write port (in_valid_i = valid).
@@ -35,12 +39,15 @@ inline void present(TrackerInputs& in, const TileWrite& w, bool valid) {
 
 class TrackerScoreboard {
  public:
-  TrackerScoreboard(const TrackerParams& p, uint64_t threshold);
+  // cfg: the configuration on the Tracker's pins from the next cycle on.
+  TrackerScoreboard(const TrackerParams& p, const TrackerConfig& cfg);
 
-  // A new tile with this key begins; the key must not be live.
-  void begin_tile(uint32_t wg_id, uint32_t wf_id);
-  bool live(uint32_t wg_id, uint32_t wf_id) const { return tiles_.count(key(wg_id, wf_id)) != 0; }
-
+  // Whether the configuration is usable (by this checker's own reading of T3
+  // §4.2.1: a threshold tile_size x updates_per_elem of 1..2^CNT_W-1 and a
+  // non-empty region [base, limit)).
+  bool config_valid() const { return valid_; }
+  // Whether a write counts: enabled, valid, inside [base, limit).
+  bool tracked(const TileWrite& w) const;
   // The expected in_ready for this write, given the trigger output's state.
   bool expect_ready(const TileWrite& w, bool trig_valid, bool trig_ready) const;
   // Whether the write waits for a free way (expected set_full_o).
@@ -52,7 +59,7 @@ class TrackerScoreboard {
 
   // Reset of the DUT: everything in flight is gone.
   void reset();
-  // After the stimulus has drained: every completed tile triggered.
+  // After the stimulus has drained: every completed tile triggered, none left open.
   std::optional<std::string> check_drained() const;
 
   uint64_t tiles_completed() const { return completed_; }
@@ -60,6 +67,7 @@ class TrackerScoreboard {
   uint64_t stalls() const { return stalls_; }
   uint64_t set_full_stalls() const { return set_full_stalls_; }
   uint64_t output_stalls() const { return output_stalls_; }
+  uint64_t untracked() const { return untracked_; }
   // Completed tiles whose trigger has not been taken yet.
   size_t triggers_due() const { return expected_.size(); }
 
@@ -67,23 +75,27 @@ class TrackerScoreboard {
   struct Tile {
     uint64_t got = 0;
     uint64_t min_addr = UINT64_MAX;
+    bool has_entry = false;  // holds one of its set's ways
   };
   struct Expected {
     uint32_t wg_id, wf_id;
     uint64_t addr;
   };
-  static uint64_t key(uint32_t wg, uint32_t wf) { return (uint64_t(wg) << 32) | wf; }
-  unsigned set_of(uint32_t wg) const { return wg & (p_.sets - 1); }
-  bool allocated(uint32_t wg, uint32_t wf) const;
+  // As the pins carry it.
+  TileWrite wired(const TileWrite& w) const;
+  uint64_t key(const TileWrite& w) const { return (uint64_t(w.wg_id) << 32) | w.wf_id; }
+  unsigned set_of(uint32_t wg) const { return wg % p_.sets; }
+  const Tile* find(const TileWrite& w) const;
+  bool fires(const TileWrite& w) const;
 
   TrackerParams p_;
-  uint64_t threshold_;
+  uint64_t base_, limit_, threshold_;
+  bool enable_, valid_;
   std::unordered_map<uint64_t, Tile> tiles_;
-  std::unordered_map<unsigned, unsigned> allocated_per_set_;
+  std::unordered_map<unsigned, unsigned> entries_per_set_;
   std::deque<Expected> expected_;  // completion order = trigger order
   uint64_t completed_ = 0, triggers_ = 0, updates_ = 0, untracked_ = 0, stalls_ = 0;
-  uint64_t set_full_stalls_ = 0, output_stalls_ = 0, allocated_ = 0;
-  uint64_t stat_mask_;
+  uint64_t set_full_stalls_ = 0, output_stalls_ = 0, entries_ = 0;
 };
 
 }  // namespace t3::tb

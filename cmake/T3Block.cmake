@@ -1,0 +1,186 @@
+# How a block is built, verified and registered: one call per block in each
+# of hw/, testbench/ and tests/ (see docs/adding_a_block.md).
+#
+#   t3_hw_block(<block>)                         hw/CMakeLists.txt
+#   t3_block_cosim(<block> CONFIGS <cfg>...      testbench/CMakeLists.txt
+#                  [DEMO <cfg>] [BENCH <cfg>])
+#   t3_block_tests(<block>)                      tests/CMakeLists.txt
+#
+# A configuration is "<name> [PARAM=VALUE ...]": the RTL is Verilated with
+# every parameter of hw/<block>/<block>_params.def, at its default unless
+# the configuration names it.
+
+# NearBankAlu from near_bank_alu: the C++ name of a block's traits struct.
+function(t3_camel name out)
+  string(REPLACE "_" ";" parts "${name}")
+  set(r "")
+  foreach(part ${parts})
+    string(SUBSTRING "${part}" 0 1 head)
+    string(TOUPPER "${head}" head)
+    string(SUBSTRING "${part}" 1 -1 tail)
+    string(APPEND r "${head}${tail}")
+  endforeach()
+  set(${out} "${r}" PARENT_SCOPE)
+endfunction()
+
+# <out> = NAME=VALUE for every parameter of the block's list, in its order,
+# with the overrides given after <out> applied.
+function(t3_block_params block out)
+  set(def "${PROJECT_SOURCE_DIR}/hw/${block}/${block}_params.def")
+  if(NOT EXISTS "${def}")
+    message(FATAL_ERROR "block ${block}: no parameter list ${def}")
+  endif()
+  set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS "${def}")
+  file(STRINGS "${def}" lines)
+  set(names "")
+  foreach(line ${lines})
+    if(line MATCHES "^T3_PARAM\\(")
+      if(NOT line MATCHES "^T3_PARAM\\(([A-Z][A-Z0-9_]*), *[a-z][a-z0-9_]*, *([0-9]+), *[0-9]+, *[0-9]+, *(any|pow2), *\"")
+        message(FATAL_ERROR "${def}: cannot read the line\n  ${line}")
+      endif()
+      list(APPEND names ${CMAKE_MATCH_1})
+      set(value_${CMAKE_MATCH_1} ${CMAKE_MATCH_2})
+    endif()
+  endforeach()
+  foreach(ov ${ARGN})
+    if(NOT ov MATCHES "^([A-Z][A-Z0-9_]*)=([0-9]+)$")
+      message(FATAL_ERROR "block ${block}: '${ov}' is not PARAM=VALUE")
+    endif()
+    if(NOT CMAKE_MATCH_1 IN_LIST names)
+      string(REPLACE ";" ", " known "${names}")
+      message(FATAL_ERROR "block ${block}: no parameter ${CMAKE_MATCH_1}; known: ${known}")
+    endif()
+    set(value_${CMAKE_MATCH_1} ${CMAKE_MATCH_2})
+  endforeach()
+  set(r "")
+  foreach(n ${names})
+    list(APPEND r "${n}=${value_${n}}")
+  endforeach()
+  set(${out} "${r}" PARENT_SCOPE)
+endfunction()
+
+# The cycle model (every hw/<block>/*.cpp but the SystemC module) as
+# t3_<block>, and its SystemC module as t3_<block>_sc.
+function(t3_hw_block block)
+  file(GLOB srcs CONFIGURE_DEPENDS "${CMAKE_CURRENT_SOURCE_DIR}/${block}/*.cpp")
+  list(FILTER srcs EXCLUDE REGEX "_sc\\.cpp$")
+  add_library(t3_${block} ${srcs})
+  target_include_directories(t3_${block} PUBLIC "${CMAKE_CURRENT_SOURCE_DIR}")
+  t3_warnings(t3_${block})
+  add_library(t3_${block}_sc "${block}/${block}_sc.cpp")
+  target_link_libraries(t3_${block}_sc PUBLIC t3_${block} PkgConfig::SYSTEMC)
+  t3_warnings(t3_${block}_sc)
+endfunction()
+
+# Per configuration <cfg> of the block:
+#   <block>_<cfg>_rtl       rtl/<block>.sv Verilated twice (SystemC and plain
+#                           C++ output), modules it instantiates found in rtl/
+#   <block>_<cfg>           the generated build description, the harness and
+#                           every testbench/<block>/*.cpp that is not a main
+#   <block>_cosim_test_<cfg>  from testbench/<block>/<block>_cosim_test.cpp,
+#                           run by ctest on both engines, and the pin check
+# and, for the DEMO / BENCH configuration (default: the first),
+# testbench/<block>/<block>_demo.cpp and _bench.cpp as <block>_demo and
+# <block>_bench.
+function(t3_block_cosim block)
+  cmake_parse_arguments(ARG "" "DEMO;BENCH" "CONFIGS" ${ARGN})
+  t3_camel(${block} camel)
+  set(tb "${CMAKE_CURRENT_SOURCE_DIR}/${block}")
+  file(GLOB tb_srcs CONFIGURE_DEPENDS "${tb}/*.cpp")
+  list(FILTER tb_srcs EXCLUDE REGEX "_(test|demo|bench)\\.cpp$")
+  set(first "")
+  foreach(cfg_text ${ARG_CONFIGS})
+    separate_arguments(cfg_words UNIX_COMMAND "${cfg_text}")
+    list(POP_FRONT cfg_words cfg)
+    if(first STREQUAL "")
+      set(first ${cfg})
+    endif()
+    t3_block_params(${block} params ${cfg_words})
+    set(lib ${block}_${cfg})
+    set(gen "${CMAKE_CURRENT_BINARY_DIR}/${lib}")
+
+    set(vargs -O3 --x-assign fast --x-initial fast -Wall -y "${PROJECT_SOURCE_DIR}/rtl")
+    foreach(p ${params})
+      list(APPEND vargs -G${p})
+    endforeach()
+    add_library(${lib}_rtl STATIC)
+    verilate(${lib}_rtl SYSTEMC PREFIX V${block}_sc TOP_MODULE ${block}
+      DIRECTORY "${gen}/V${block}_sc"
+      SOURCES "${PROJECT_SOURCE_DIR}/rtl/${block}.sv" VERILATOR_ARGS ${vargs})
+    verilate(${lib}_rtl PREFIX V${block}_c TOP_MODULE ${block}
+      DIRECTORY "${gen}/V${block}_c"
+      SOURCES "${PROJECT_SOURCE_DIR}/rtl/${block}.sv" VERILATOR_ARGS ${vargs})
+    target_link_libraries(${lib}_rtl PUBLIC PkgConfig::SYSTEMC)
+    set_target_properties(${lib}_rtl PROPERTIES CXX_STANDARD 17)
+
+    set(BLOCK ${block})
+    set(CONFIG ${cfg})
+    set(TRAITS "t3::${camel}Block")
+    string(REPLACE ";" "," PARAMS "${params}")
+    configure_file("${CMAKE_CURRENT_SOURCE_DIR}/common/cosim_config.h.in" "${gen}/cosim_config.h" @ONLY)
+    configure_file("${CMAKE_CURRENT_SOURCE_DIR}/common/cosim_config.cpp.in" "${gen}/cosim_config.cpp" @ONLY)
+    add_library(${lib} STATIC "${gen}/cosim_config.cpp" ${tb_srcs})
+    target_include_directories(${lib} PUBLIC "${gen}" "${tb}")
+    # Verilator's runtime headers are not -Wextra clean; treat them as system headers.
+    target_include_directories(${lib} SYSTEM PUBLIC "${VERILATOR_ROOT}/include"
+      "${VERILATOR_ROOT}/include/vltstd")
+    target_link_libraries(${lib} PUBLIC ${lib}_rtl t3_${block}_sc t3_cosim_common)
+    t3_warnings(${lib})
+
+    set(test_src "${tb}/${block}_cosim_test.cpp")
+    if(EXISTS "${test_src}")
+      set(exe ${block}_cosim_test_${cfg})
+      add_executable(${exe} "${test_src}" $<TARGET_OBJECTS:t3_sc_gtest_main>)
+      target_link_libraries(${exe} PRIVATE ${lib} GTest::gtest)
+      target_compile_definitions(${exe} PRIVATE T3_RANDOM_CYCLES=${T3_RANDOM_CYCLES})
+      t3_warnings(${exe})
+      add_dependencies(t3_sanitize_targets ${exe})
+      add_test(NAME ${block}_cosim_${cfg} COMMAND ${exe} --out "${CMAKE_BINARY_DIR}")
+      add_test(NAME ${block}_cosim_${cfg}_direct
+        COMMAND ${exe} --engine direct --out "${CMAKE_BINARY_DIR}")
+      set_tests_properties(${block}_cosim_${cfg} ${block}_cosim_${cfg}_direct PROPERTIES
+        ENVIRONMENT SYSTEMC_DISABLE_COPYRIGHT_MESSAGE=1 LABELS cosim)
+      # The pin list against the Verilated model and the RTL source.
+      add_test(NAME ${block}_pins_${cfg}
+        COMMAND ${Python3_EXECUTABLE} "${PROJECT_SOURCE_DIR}/scripts/check_pins.py"
+          --block ${block} --binary $<TARGET_FILE:${exe}>
+          --verilated "${gen}/V${block}_c/V${block}_c.h")
+    endif()
+  endforeach()
+
+  if(NOT ARG_DEMO)
+    set(ARG_DEMO ${first})
+  endif()
+  if(NOT ARG_BENCH)
+    set(ARG_BENCH ${first})
+  endif()
+  foreach(kind demo bench)
+    string(TOUPPER ${kind} KIND)
+    if(EXISTS "${tb}/${block}_${kind}.cpp")
+      add_executable(${block}_${kind} "${tb}/${block}_${kind}.cpp")
+      target_link_libraries(${block}_${kind} PRIVATE ${block}_${ARG_${KIND}})
+      t3_warnings(${block}_${kind})
+    endif()
+  endforeach()
+endfunction()
+
+# Unit tests of the cycle model (every tests/<block>_*test.cpp, linked with
+# the model) and the RTL lint.
+function(t3_block_tests block)
+  file(GLOB srcs CONFIGURE_DEPENDS "${CMAKE_CURRENT_SOURCE_DIR}/${block}_*test.cpp")
+  foreach(src ${srcs})
+    get_filename_component(name "${src}" NAME_WE)
+    add_executable(${name} "${src}")
+    target_link_libraries(${name} PRIVATE t3_${block} GTest::gtest_main)
+    t3_warnings(${name})
+    add_dependencies(t3_sanitize_targets ${name})
+    string(REGEX REPLACE "_test$" "" tname "${name}")
+    add_test(NAME ${tname} COMMAND ${name})
+    set_tests_properties(${tname} PROPERTIES LABELS unit)
+  endforeach()
+  add_test(NAME ${block}_rtl_lint
+    COMMAND ${VERILATOR_EXE} --lint-only -Wall -y "${PROJECT_SOURCE_DIR}/rtl"
+      "${PROJECT_SOURCE_DIR}/rtl/${block}.sv")
+  add_test(NAME ${block}_params
+    COMMAND ${Python3_EXECUTABLE} "${PROJECT_SOURCE_DIR}/scripts/check_params.py" --block ${block})
+endfunction()

@@ -1,0 +1,131 @@
+// The SystemC module of a block's cycle model, for any block: one port per
+// entry of the block's pin list (hw/<block>/<block>_pins.h), named as in the
+// RTL and typed as Verilator types that port, so the module and the
+// Verilated RTL bind to the same signals. Per clock it samples the input
+// ports into the model's Inputs struct, calls clock() on the rising edge and
+// eval() whenever an input or the state changes, and writes the Outputs
+// struct to the output ports.
+#pragma once
+
+#include <functional>
+#include <map>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <systemc>
+#include <vector>
+
+#include "sc_types.h"
+
+namespace t3 {
+
+template <class Block>
+class ScModel : public sc_core::sc_module {
+ public:
+  using Params = typename Block::Params;
+  using Inputs = typename Block::Inputs;
+  using Outputs = typename Block::Outputs;
+  using Model = typename Block::Model;
+
+  sc_core::sc_in<bool> clk_i{"clk_i"};
+
+  ScModel(const sc_core::sc_module_name& name, const Params& p) : sc_module(name), core_(p) {
+    Block::pins(p, MakePorts{this});
+    SC_HAS_PROCESS(ScModel);
+    SC_METHOD(on_clock);
+    sensitive << clk_i.pos();
+    dont_initialize();
+    SC_METHOD(drive_outputs);
+    sensitive << state_changed_;
+    for (sc_core::sc_port_base* port : input_ports_) sensitive << *port;
+  }
+
+  // The port of a pin, as the Verilated model types it (see sc_types.h).
+  template <class T>
+  sc_core::sc_in<T>& in(const std::string& pin) { return port<sc_core::sc_in<T>>(pin, "sc_in"); }
+  template <class T>
+  sc_core::sc_out<T>& out(const std::string& pin) { return port<sc_core::sc_out<T>>(pin, "sc_out"); }
+
+  const Model& core() const { return core_; }
+
+ private:
+  struct MakePorts {
+    ScModel* m;
+    template <class Field, class Port>
+    void in(const PinInfo& pin, Field field, Port) {
+      using F = std::remove_reference_t<decltype(field(std::declval<Inputs&>()))>;
+      sc::require_field_fits<F>(Block::kName, pin);
+      sc::with_port_type(pin, [&](auto tag) {
+        using T = typename decltype(tag)::type;
+        auto* port = m->add<sc_core::sc_in<T>>(pin);
+        m->input_ports_.push_back(port);
+        const unsigned words = pin_words(pin.width);
+        m->readers_.push_back([port, field, words](Inputs& in) {
+          uint64_t w[Wide::kWords];
+          sc::port_to_words(port->read(), w, words);
+          field_from_words(field(in), w, words);
+        });
+      });
+    }
+    template <class Field, class Port>
+    void out(const PinInfo& pin, Field field, Port) {
+      using F = std::remove_reference_t<decltype(field(std::declval<Outputs&>()))>;
+      sc::require_field_fits<F>(Block::kName, pin);
+      sc::with_port_type(pin, [&](auto tag) {
+        using T = typename decltype(tag)::type;
+        auto* port = m->add<sc_core::sc_out<T>>(pin);
+        const unsigned words = pin_words(pin.width);
+        m->writers_.push_back([port, field, words](const Outputs& o) {
+          uint64_t w[Wide::kWords];
+          field_to_words(field(o), w, words);
+          port->write(sc::port_from_words<T>(w, words));
+        });
+      });
+    }
+  };
+
+  template <class P>
+  P* add(const PinInfo& pin) {
+    auto* p = new P(pin.name);
+    ports_.emplace_back(p);
+    by_name_[pin.name] = p;
+    widths_[pin.name] = pin.width;
+    return p;
+  }
+
+  template <class P>
+  P& port(const std::string& pin, const char* kind) {
+    const auto it = by_name_.find(pin);
+    if (it == by_name_.end())
+      throw std::invalid_argument(std::string(Block::kName) + " has no pin " + pin);
+    if (auto* p = dynamic_cast<P*>(it->second)) return *p;
+    throw std::invalid_argument(std::string(Block::kName) + " pin " + pin + " is not an " + kind +
+                                "<" + sc::port_type_name(widths_[pin]) +
+                                "> of the type asked for");
+  }
+
+  Inputs sample() const {
+    Inputs in;
+    for (const auto& r : readers_) r(in);
+    return in;
+  }
+  void on_clock() {
+    core_.clock(sample());
+    state_changed_.notify(sc_core::SC_ZERO_TIME);
+  }
+  void drive_outputs() {
+    const Outputs o = core_.eval(sample());
+    for (const auto& w : writers_) w(o);
+  }
+
+  Model core_;
+  std::vector<std::shared_ptr<void>> ports_;
+  std::map<std::string, sc_core::sc_object*> by_name_;
+  std::map<std::string, unsigned> widths_;
+  std::vector<sc_core::sc_port_base*> input_ports_;
+  std::vector<std::function<void(Inputs&)>> readers_;
+  std::vector<std::function<void(const Outputs&)>> writers_;
+  sc_core::sc_event state_changed_;
+};
+
+}  // namespace t3

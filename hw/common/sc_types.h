@@ -1,0 +1,84 @@
+// The C++ type Verilator gives a SystemC port of a given width (Verilator
+// manual, "Connecting to SystemC"): 1 bit bool, 2..32 uint32_t, 33..64
+// uint64_t, wider sc_bv<width>. The model's SystemC module and the testbench
+// signals use the same mapping, so either can bind where the other does.
+#pragma once
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <systemc>
+
+#include "pins.h"
+
+namespace t3::sc {
+
+template <class T>
+struct Tag {
+  using type = T;
+};
+
+// The widths above 64 bits that a pin may have (each needs its own sc_bv<N>).
+inline constexpr unsigned kWidePinWidths[] = {128, 256, 512, 1024};
+
+inline std::string port_type_name(unsigned width) {
+  if (width == 1) return "bool";
+  if (width <= 32) return "uint32_t";
+  if (width <= 64) return "uint64_t";
+  return "sc_bv<" + std::to_string(width) + ">";
+}
+
+// Calls f(Tag<T>{}) with the port type of this pin.
+template <class F>
+void with_port_type(const PinInfo& pin, F&& f) {
+  const unsigned w = pin.width;
+  if (w == 0) throw std::invalid_argument(std::string("pin ") + pin.name + " has width 0");
+  if (w == 1) return f(Tag<bool>{});
+  if (w <= 32) return f(Tag<uint32_t>{});
+  if (w <= 64) return f(Tag<uint64_t>{});
+  switch (w) {
+    case 128: return f(Tag<sc_dt::sc_bv<128>>{});
+    case 256: return f(Tag<sc_dt::sc_bv<256>>{});
+    case 512: return f(Tag<sc_dt::sc_bv<512>>{});
+    case 1024: return f(Tag<sc_dt::sc_bv<1024>>{});
+  }
+  throw std::invalid_argument(std::string("pin ") + pin.name + " is " + std::to_string(w) +
+                              " bits wide; allowed: 1..64, 128, 256, 512 or 1024");
+}
+
+template <class T>
+void port_to_words(const T& v, uint64_t* w, unsigned words) {
+  if constexpr (std::is_integral_v<T>) {
+    w[0] = uint64_t(v);
+  } else {
+    for (unsigned i = 0; i < words; ++i)
+      w[i] = uint64_t(v.get_word(int(2 * i))) | (uint64_t(v.get_word(int(2 * i + 1))) << 32);
+  }
+}
+
+template <class T>
+T port_from_words(const uint64_t* w, unsigned words) {
+  if constexpr (std::is_same_v<T, bool>) {
+    return (w[0] & 1) != 0;
+  } else if constexpr (std::is_integral_v<T>) {
+    return T(w[0]);
+  } else {
+    T v;
+    for (unsigned i = 0; i < words; ++i) {
+      v.set_word(int(2 * i), sc_dt::sc_digit(w[i]));
+      v.set_word(int(2 * i + 1), sc_dt::sc_digit(w[i] >> 32));
+    }
+    return v;
+  }
+}
+
+// Throws unless a field of type F can carry the pin.
+template <class F>
+void require_field_fits(const char* block, const PinInfo& pin) {
+  if (pin.width > field_bits<F>())
+    throw std::invalid_argument(std::string(block) + " pin " + pin.name + " is " +
+                                std::to_string(pin.width) + " bits wide; its field holds " +
+                                std::to_string(field_bits<F>()));
+}
+
+}  // namespace t3::sc

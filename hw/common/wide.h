@@ -1,0 +1,42 @@
+// A bit vector for pins wider than 64 bits (a DRAM column burst is 256 bits
+// by default, T3 §5.1.1). Fixed capacity so that a block's input and output
+// structs stay trivially copyable: the co-simulation keeps a window of them
+// per cycle for mismatch waveforms.
+#pragma once
+
+#include <array>
+#include <cstdint>
+
+namespace t3 {
+
+struct Wide {
+  static constexpr unsigned kMaxBits = 1024;
+  static constexpr unsigned kWords = kMaxBits / 64;
+  std::array<uint64_t, kWords> w{};
+
+  uint8_t byte(unsigned i) const { return uint8_t(w[i / 8] >> (8 * (i % 8))); }
+  void set_byte(unsigned i, uint8_t v) {
+    const unsigned s = 8 * (i % 8);
+    w[i / 8] = (w[i / 8] & ~(uint64_t{0xff} << s)) | (uint64_t{v} << s);
+  }
+  // n <= 32 bits starting at bit lsb; a lane never straddles two words when
+  // lanes are 8, 16 or 32 bits wide and aligned to their width.
+  uint32_t lane(unsigned lsb, unsigned n) const {
+    return uint32_t((w[lsb / 64] >> (lsb % 64)) & ((uint64_t{1} << n) - 1));
+  }
+  void set_lane(unsigned lsb, unsigned n, uint32_t v) {
+    const uint64_t m = ((uint64_t{1} << n) - 1) << (lsb % 64);
+    w[lsb / 64] = (w[lsb / 64] & ~m) | ((uint64_t{v} << (lsb % 64)) & m);
+  }
+  // Clears every bit at or above `bits`.
+  void truncate(unsigned bits) {
+    for (unsigned i = 0; i < kWords; ++i) {
+      if (64 * i >= bits) w[i] = 0;
+      else if (64 * (i + 1) > bits) w[i] &= (uint64_t{1} << (bits % 64)) - 1;
+    }
+  }
+  bool operator==(const Wide& o) const { return w == o.w; }
+  bool operator!=(const Wide& o) const { return w != o.w; }
+};
+
+}  // namespace t3

@@ -1,0 +1,161 @@
+// Simulation speed of a block in each of its forms, for any block.
+//
+// The block's traffic source (its constrained-random stimulus) first runs
+// against the C++ model and its inputs are recorded cycle by cycle; every
+// form then replays the recording, so each row measures the form itself, not
+// the stimulus. Replaying is exact because every form is cycle-equivalent
+// (the co-simulation tests hold them to it). The stimulus's own cost is
+// reported on its own row: (source + model) minus the model's replay.
+//
+// Forms: core (the C++ model), systemc (its SystemC module in the kernel),
+// rtl_systemc (Verilated RTL, SystemC output, in the kernel), rtl_c
+// (Verilated RTL, plain C++ output), cosim_systemc and cosim_direct (both
+// models in lock-step with the every-cycle compare, by either engine).
+// SystemC elaborates once per process, so each form runs in a child process.
+//
+// A block's bench is a few lines: its sc_main calls bench_main<Block>() with
+// a function that makes its traffic source; a source has
+//   void drive(Inputs&);                          // this cycle's inputs
+//   void after(const Inputs&, const Outputs&);    // what the DUT answered
+#pragma once
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <functional>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <systemc>
+#include <vector>
+
+#include "block_build.h"
+
+namespace t3::tb {
+
+template <class Block, class MakeSource>
+int bench_main(int argc, char** argv, MakeSource make_source) {
+  using Inputs = typename Block::Inputs;
+  using Outputs = typename Block::Outputs;
+  using Clock = std::chrono::steady_clock;
+  const char* usage =
+      "usage: %s_bench [--cycles N] [--seed N] [--form F]\n"
+      "Simulation speed of each form of the block on its random traffic (recorded once,\n"
+      "replayed to every form). Without --form: every form in a child process, and a table.\n"
+      "Forms: source, core, systemc, rtl_systemc, rtl_c, cosim_systemc, cosim_direct.\n";
+  std::string form;
+  uint64_t cycles = 1000000, seed = 12345;
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    auto num = [&](const char* what) {
+      char* end = nullptr;
+      const unsigned long long v = i + 1 < argc ? std::strtoull(argv[++i], &end, 10) : 0;
+      if (!end || *end || v == 0) {
+        std::fprintf(stderr, "%s_bench: %s needs a positive number\n", Block::kName, what);
+        std::exit(2);
+      }
+      return uint64_t(v);
+    };
+    if (a == "--form" && i + 1 < argc) form = argv[++i];
+    else if (a == "--cycles") cycles = num("--cycles");
+    else if (a == "--seed") seed = num("--seed");
+    else {
+      std::printf(usage, Block::kName);
+      return a == "--help" || a == "-h" ? 0 : 2;
+    }
+  }
+  sc_core::sc_report_handler::set_actions(sc_core::SC_INFO, sc_core::SC_DO_NOTHING);
+  const typename Block::Params p = built_params<Block>();
+
+  if (!form.empty()) {
+    try {
+      // Record: the source against the C++ model (timed: the source's cost).
+      // Two cycles of reset first: the RTL's registers start unknown.
+      std::vector<Inputs> trace(cycles);
+      auto source = make_source(p, seed);
+      typename Block::Model model(p);
+      Inputs in{};
+      in.rst_n = false;
+      for (uint64_t c = 0; c < 2 && c < cycles; ++c) {
+        trace[c] = in;
+        model.clock(in);
+      }
+      in.rst_n = true;
+      const auto t0 = Clock::now();
+      for (uint64_t c = 2; c < cycles; ++c) {
+        source.drive(in);
+        trace[c] = in;
+        const Outputs o = model.eval(in);
+        model.clock(in);
+        source.after(in, o);
+      }
+      const double recorded = std::chrono::duration<double>(Clock::now() - t0).count();
+      double s = 0;
+      auto replay = [&](auto step) {
+        Outputs out{};
+        const auto t = Clock::now();
+        for (uint64_t c = 0; c < cycles; ++c) step(trace[c], out);
+        return std::chrono::duration<double>(Clock::now() - t).count();
+      };
+      if (form == "source" || form == "core") {
+        auto f = make_form<Block>("core", p);
+        const double core = replay([&](const Inputs& i, Outputs& o) { f->step(i, o); });
+        s = form == "core" ? core : std::max(0.0, recorded - core);
+      } else if (form == "cosim_systemc" || form == "cosim_direct") {
+        Cosim<Block> cosim(p, make_engine<Block>(form == "cosim_direct" ? EngineKind::direct
+                                                                        : EngineKind::systemc, p),
+                           CosimOptions{});
+        s = replay([&](const Inputs& i, Outputs&) {
+          cosim.in() = i;
+          cosim.cycle();
+        });
+        if (cosim.mismatches()) throw std::runtime_error("model and RTL disagree");
+      } else {
+        auto f = make_form<Block>(form, p);
+        s = replay([&](const Inputs& i, Outputs& o) { f->step(i, o); });
+      }
+      std::printf("RESULT %s %.6f\n", form.c_str(), s);
+      return 0;
+    } catch (const std::exception& e) {
+      std::fprintf(stderr, "%s_bench: %s\n", Block::kName, e.what());
+      return 2;
+    }
+  }
+
+  const BuildInfo& b = this_build();
+  std::printf("%s (%s), %llu cycles of its random traffic per form, replayed\n", b.block.c_str(),
+              b.params.c_str(), static_cast<unsigned long long>(cycles));
+  std::printf("| form | what | seconds | M cycles/s |\n|---|---|---|---|\n");
+  const std::pair<const char*, const char*> forms[] = {
+      {"source", "the traffic generator alone (not in any row below)"},
+      {"core", "C++ cycle model"},
+      {"systemc", "its SystemC module, in the kernel"},
+      {"rtl_systemc", "Verilated RTL (SystemC output), in the kernel"},
+      {"rtl_c", "Verilated RTL (plain C++), no kernel"},
+      {"cosim_systemc", "co-simulation, SystemC engine (compare every cycle)"},
+      {"cosim_direct", "co-simulation, direct engine (compare every cycle)"}};
+  for (const auto& [m, what] : forms) {
+    const std::string cmd = std::string(argv[0]) + " --form " + m + " --cycles " +
+                            std::to_string(cycles) + " --seed " + std::to_string(seed) + " 2>&1";
+    FILE* f = popen(cmd.c_str(), "r");
+    if (!f) return 1;
+    char line[512];
+    double s = -1;
+    std::string text;
+    while (std::fgets(line, sizeof line, f)) {
+      char name[64];
+      if (std::sscanf(line, "RESULT %63s %lf", name, &s) == 2) break;
+      text += line;
+    }
+    pclose(f);
+    if (s < 0) {
+      std::fprintf(stderr, "%s_bench: form %s failed:\n%s", Block::kName, m, text.c_str());
+      return 1;
+    }
+    std::printf("| %s | %s | %.3f | %.2f |\n", m, what, s, s > 0 ? double(cycles) / s / 1e6 : 0.0);
+    std::fflush(stdout);
+  }
+  return 0;
+}
+
+}  // namespace t3::tb

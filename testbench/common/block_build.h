@@ -1,0 +1,56 @@
+// What one co-simulation build of a block is: the block, the parameters its
+// RTL was Verilated with, and how to make its engines. The definitions come
+// from a file CMake generates per configuration (cosim_config.cpp.in, by
+// t3_block_cosim() in testbench/CMakeLists.txt); code includes the generated
+// "cosim_config.h", which declares them for its block.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "common/pins.h"
+#include "cosim.h"
+#include "run_options.h"
+
+namespace t3::tb {
+
+// The parameters this binary's RTL was Verilated with (every one of the
+// block's list, from hw/<block>/<block>_params.def and the configuration).
+template <class Block>
+typename Block::Params built_params();
+
+template <class Block>
+std::unique_ptr<Engine<Block>> make_engine(EngineKind kind, const typename Block::Params& p);
+
+// One form of the block alone, stepped one cycle at a time (the benchmark).
+template <class Block>
+class Form {
+ public:
+  virtual ~Form() = default;
+  virtual void step(const typename Block::Inputs& in, typename Block::Outputs& out) = 0;
+};
+// kind: core, systemc (the model's module in the kernel), rtl_systemc, rtl_c.
+template <class Block>
+std::unique_ptr<Form<Block>> make_form(const std::string& kind, const typename Block::Params& p);
+
+struct BuildInfo {
+  std::string block, config, params;
+  std::vector<PinInfo> pins;
+};
+// The build this binary was linked with.
+const BuildInfo& this_build();
+
+// A co-simulation of the built RTL at the built parameters, engine and
+// waveforms as the options say; mismatch waveforms go to
+// <out>/<block>_mismatch_cycle<N>.vcd.
+template <class Block>
+std::unique_ptr<Cosim<Block>> make_cosim(const RunOptions& opt) {
+  const typename Block::Params p = built_params<Block>();
+  CosimOptions c;
+  c.mismatch_prefix = opt.out_dir + "/" + Block::kName + "_mismatch";
+  c.vcd = opt.vcd;
+  return std::make_unique<Cosim<Block>>(p, make_engine<Block>(opt.engine, p), c);
+}
+
+}  // namespace t3::tb

@@ -1,0 +1,175 @@
+// The SystemC engine of a co-simulation: the block's SystemC module
+// (hw/common/sc_model.h) and Verilator's SystemC output of its RTL, bound to
+// one set of input signals and one set of output signals each, clocked by
+// the SystemC kernel. The reference path: it is how the subsystem and the
+// TLM models use the blocks. One per process (SystemC elaborates once).
+//
+// Signals take their types from the Verilated ports; the model's ports are
+// typed by the pin list, so a pin whose width class differs between the
+// list and the RTL fails here, at elaboration.
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <systemc>
+#include <vector>
+
+#include "common/sc_model.h"
+#include "cosim.h"
+#include "cycle_stepper.h"
+
+namespace t3::tb {
+
+template <class Block, class VSc>
+class ScEngine final : public Engine<Block> {
+ public:
+  using Params = typename Block::Params;
+  using Inputs = typename Block::Inputs;
+  using Outputs = typename Block::Outputs;
+
+  explicit ScEngine(const Params& p) : model_("model", p), rtl_("rtl") {
+    model_.clk_i(stepper_.clk);
+    rtl_.clk_i(stepper_.clk);
+    Block::pins(p, Bind{*this});
+  }
+
+  const char* name() const override { return "systemc"; }
+
+  void settle(const Inputs& in, Outputs& model, Outputs& rtl) override {
+    for (const auto& d : drive_) d(in);
+    stepper_.settle();
+    for (const auto& r : read_) r(model, rtl);
+  }
+  void edge(const Inputs&) override { stepper_.edge(); }
+
+ private:
+  struct Bind {
+    ScEngine& e;
+    template <class Field, class Port>
+    void in(const PinInfo& pin, Field field, Port port) {
+      auto& rp = port(e.rtl_);
+      using T = typename std::remove_reference_t<decltype(rp)>::data_type;
+      auto* sig = e.template signal<T>(std::string("in_") + pin.name);
+      rp(*sig);
+      e.model_.template in<T>(pin.name)(*sig);
+      const unsigned words = pin_words(pin.width);
+      e.drive_.push_back([sig, field, words](const Inputs& in) {
+        uint64_t w[Wide::kWords];
+        field_to_words(field(in), w, words);
+        sig->write(sc::port_from_words<T>(w, words));
+      });
+    }
+    template <class Field, class Port>
+    void out(const PinInfo& pin, Field field, Port port) {
+      auto& rp = port(e.rtl_);
+      using T = typename std::remove_reference_t<decltype(rp)>::data_type;
+      auto* rs = e.template signal<T>(std::string("rtl_") + pin.name);
+      auto* ms = e.template signal<T>(std::string("model_") + pin.name);
+      rp(*rs);
+      e.model_.template out<T>(pin.name)(*ms);
+      const unsigned words = pin_words(pin.width);
+      e.read_.push_back([ms, rs, field, words](Outputs& m, Outputs& r) {
+        uint64_t w[Wide::kWords];
+        sc::port_to_words(ms->read(), w, words);
+        field_from_words(field(m), w, words);
+        sc::port_to_words(rs->read(), w, words);
+        field_from_words(field(r), w, words);
+      });
+    }
+  };
+
+  template <class T>
+  sc_core::sc_signal<T>* signal(const std::string& name) {
+    auto* s = new sc_core::sc_signal<T>(name.c_str());
+    signals_.emplace_back(s);
+    return s;
+  }
+
+  CycleStepper stepper_;
+  ScModel<Block> model_;
+  VSc rtl_;
+  std::vector<std::shared_ptr<void>> signals_;
+  std::vector<std::function<void(const Inputs&)>> drive_;
+  std::vector<std::function<void(Outputs&, Outputs&)>> read_;
+};
+
+// One form alone in SystemC (the model's module or the Verilated RTL), for
+// the benchmark: what each costs under the kernel.
+template <class Block, class Dut>
+class ScSingle {
+ public:
+  using Params = typename Block::Params;
+  using Inputs = typename Block::Inputs;
+  using Outputs = typename Block::Outputs;
+
+  template <class... A>
+  explicit ScSingle(const Params& p, A&&... dut_args) : dut_(std::forward<A>(dut_args)...) {
+    dut_.clk_i(stepper_.clk);
+    Block::pins(p, Bind{*this});
+  }
+  void step(const Inputs& in, Outputs& out) {
+    for (const auto& d : drive_) d(in);
+    stepper_.settle();
+    for (const auto& r : read_) r(out);
+    stepper_.edge();
+  }
+
+ private:
+  struct Bind {
+    ScSingle& e;
+    template <class Field, class Port>
+    void in(const PinInfo& pin, Field field, Port port) {
+      e.template bind_port<true>(pin, field, port);
+    }
+    template <class Field, class Port>
+    void out(const PinInfo& pin, Field field, Port port) {
+      e.template bind_port<false>(pin, field, port);
+    }
+  };
+
+  template <bool kIn, class Field, class Port>
+  void bind_port(const PinInfo& pin, Field field, Port port) {
+    if constexpr (std::is_same_v<Dut, ScModel<Block>>) {
+      sc::with_port_type(pin, [&](auto tag) {
+        using T = typename decltype(tag)::type;
+        auto* sig = add_signal<kIn, T>(pin, field);
+        if constexpr (kIn) dut_.template in<T>(pin.name)(*sig);
+        else dut_.template out<T>(pin.name)(*sig);
+      });
+    } else {
+      auto& p = port(dut_);
+      using T = typename std::remove_reference_t<decltype(p)>::data_type;
+      p(*add_signal<kIn, T>(pin, field));
+    }
+  }
+
+  template <bool kIn, class T, class Field>
+  sc_core::sc_signal<T>* add_signal(const PinInfo& pin, Field field) {
+    auto* sig = new sc_core::sc_signal<T>((std::string("sig_") + pin.name).c_str());
+    signals_.emplace_back(sig);
+    const unsigned words = pin_words(pin.width);
+    if constexpr (kIn) {
+      drive_.push_back([sig, field, words](const Inputs& in) {
+        uint64_t w[Wide::kWords];
+        field_to_words(field(in), w, words);
+        sig->write(sc::port_from_words<T>(w, words));
+      });
+    } else {
+      read_.push_back([sig, field, words](Outputs& o) {
+        uint64_t w[Wide::kWords];
+        sc::port_to_words(sig->read(), w, words);
+        field_from_words(field(o), w, words);
+      });
+    }
+    return sig;
+  }
+
+  CycleStepper stepper_;
+  Dut dut_;
+  std::vector<std::shared_ptr<void>> signals_;
+  std::vector<std::function<void(const Inputs&)>> drive_;
+  std::vector<std::function<void(Outputs&)>> read_;
+};
+
+}  // namespace t3::tb
