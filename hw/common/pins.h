@@ -43,9 +43,10 @@ template <class F>
 constexpr unsigned field_bits() {
   if constexpr (std::is_same_v<F, bool>) return 1;
   else if constexpr (std::is_same_v<F, Wide>) return Wide::kMaxBits;
+  else if constexpr (std::is_enum_v<F>) return 8 * sizeof(F);
   else {
     static_assert(std::is_integral_v<F> && std::is_unsigned_v<F>,
-                  "a pin's field is bool, an unsigned integer or t3::Wide");
+                  "a pin's field is bool, an unsigned integer, an enum or t3::Wide");
     return 8 * sizeof(F);
   }
 }

@@ -1,0 +1,228 @@
+#!/usr/bin/env python3
+"""Mutation check of a block's verification: plants each bug listed in
+testbench/<block>/<block>_mutants.txt into the C++ model alone, the RTL
+alone, and both together (the same bug in both, which only the scoreboard
+can see), rebuilds, runs the block's tests, and prints which were caught.
+
+A mutant escapes when every test still passes. Each escape is either shown
+to be equivalent (say so in the mutant's description: "equivalent: ...") or
+met by a new test. Not part of the default test run: it rebuilds per mutant
+(about a minute or two each). It works on a copy of the source tree (the
+files git knows, as they are in the working tree), so the tree itself is
+never touched, even if the run is interrupted.
+
+The mutants file:
+
+    mutant NAME: what the bug does
+      model hw/<block>/<block>.cpp
+        - exact text of one line as it is now (must occur exactly once)
+        + its replacement
+      rtl rtl/<block>.sv
+        - ...
+        + ...
+
+A side may hold several -/+ pairs (all applied); a mutant may have one side.
+"""
+import argparse
+import datetime
+import os
+import re
+import shutil
+import subprocess
+import sys
+import time
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "lib"))
+import t3block  # noqa: E402
+
+ROOT = t3block.ROOT
+SRC = ROOT  # the copy the mutants go into (main() sets it)
+
+
+def copy_tree(dst):
+    """The files git knows (tracked, and untracked but not ignored), as they are now."""
+    files = subprocess.run(["git", "ls-files", "--cached", "--others", "--exclude-standard", "-z"],
+                           cwd=ROOT, capture_output=True, check=True).stdout.split(b"\0")
+    for f in files:
+        if not f:
+            continue
+        src = os.path.join(ROOT, f.decode())
+        if not os.path.isfile(src):
+            continue
+        out = os.path.join(dst, f.decode())
+        os.makedirs(os.path.dirname(out), exist_ok=True)
+        if not os.path.exists(out) or open(out, "rb").read() != open(src, "rb").read():
+            shutil.copy2(src, out)
+
+
+def parse(path):
+    mutants, cur, side = [], None, None
+    for n, raw in enumerate(open(path, encoding="utf-8"), 1):
+        line = raw.rstrip("\n")
+        if not line.strip() or line.lstrip().startswith("#"):
+            continue
+        m = re.match(r"^mutant\s+(\w+):\s*(.*)$", line)
+        if m:
+            cur = {"name": m.group(1), "what": m.group(2), "sides": {}}
+            mutants.append(cur)
+            side = None
+            continue
+        m = re.match(r"^\s+(model|rtl)\s+(\S+)\s*$", line)
+        if m and cur:
+            side = {"file": m.group(2), "edits": []}
+            cur["sides"][m.group(1)] = side
+            continue
+        m = re.match(r"^\s+([-+]) (.*)$", line)
+        if m and side is not None:
+            if m.group(1) == "-":
+                side["edits"].append([m.group(2).strip(), None])
+            elif side["edits"] and side["edits"][-1][1] is None:
+                side["edits"][-1][1] = m.group(2).strip()
+            else:
+                sys.exit("%s:%d: '+' without its '-'" % (path, n))
+            continue
+        sys.exit("%s:%d: cannot read: %s" % (path, n, line))
+    for mu in mutants:
+        for s in mu["sides"].values():
+            if not s["edits"] or any(e[1] is None for e in s["edits"]):
+                sys.exit("%s: mutant %s: every '-' line needs its '+' line" % (path, mu["name"]))
+    return mutants
+
+
+def apply(side):
+    """Applies the edits to the file; returns its original text."""
+    path = os.path.join(SRC, side["file"])
+    text = open(path, encoding="utf-8").read()
+    orig = text
+    for find, repl in side["edits"]:
+        # Match the line's text with its own indentation.
+        hits = [m for m in re.finditer(r"^([ \t]*)" + re.escape(find) + r"[ \t]*$", text, re.M)]
+        if len(hits) != 1:
+            raise ValueError("%s: '%s' found %d times (must be once)" % (side["file"], find, len(hits)))
+        m = hits[0]
+        text = text[:m.start()] + m.group(1) + repl + text[m.end():]
+    open(path, "w", encoding="utf-8").write(text)
+    return orig
+
+
+def sh(cmd, log, timeout):
+    with open(log, "a") as f:
+        f.write("\n$ %s\n" % " ".join(cmd))
+        f.flush()
+        try:
+            return subprocess.run(cmd, stdout=f, stderr=subprocess.STDOUT, cwd=SRC,
+                                  timeout=timeout).returncode
+        except subprocess.TimeoutExpired:
+            f.write("timed out after %d s\n" % timeout)
+            return -1
+
+
+def run_tests(block, build, log, timeout):
+    """0 when the block's tests pass; else the number of failed ones (-1: build failed)."""
+    if sh(["cmake", "--build", build, "-j2"], log, 3600) != 0:
+        return -1
+    # Unit tests, the pin and parameter checks, lint, and every co-simulation
+    # on the kernel-free engine (the SystemC engine runs the same checks).
+    regex = "^%s_(unit|rtl_lint|params|pins_.*|cosim_.*_direct|demo.*)$" % block
+    out = os.path.join(build, "mutant_ctest.txt")
+    with open(out, "w") as f:
+        subprocess.run(["ctest", "--test-dir", build, "-R", regex, "-j2", "--timeout", str(timeout)],
+                       stdout=f, stderr=subprocess.STDOUT, cwd=SRC)
+    text = open(out).read()
+    with open(log, "a") as f:
+        f.write(text)
+    m = re.search(r"(\d+) tests failed out of (\d+)", text)
+    if not m:
+        return -1
+    return int(m.group(1))
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--block", required=True, help="known: %s" % ", ".join(t3block.blocks()))
+    ap.add_argument("--mutant", action="append", default=[], help="only these (repeatable)")
+    ap.add_argument("--work", default="/tmp/t3-mutants",
+                    help="where the copy of the tree and its build go (default /tmp/t3-mutants)")
+    ap.add_argument("--timeout", type=int, default=900, help="seconds per test (default 900)")
+    ap.add_argument("--update-doc", action="store_true",
+                    help="write the table into docs/blocks/<block>.md between its "
+                         "<!-- mutants:begin --> and <!-- mutants:end --> lines")
+    a = ap.parse_args()
+    path = os.path.join(ROOT, "testbench", a.block, a.block + "_mutants.txt")
+    if not os.path.exists(path):
+        sys.exit("mutate: no mutants for %s (%s)" % (a.block, path))
+    mutants = parse(path)
+    if a.mutant:
+        unknown = set(a.mutant) - {m["name"] for m in mutants}
+        if unknown:
+            sys.exit("mutate: no mutant %s in %s" % (", ".join(sorted(unknown)), path))
+        mutants = [m for m in mutants if m["name"] in a.mutant]
+    global SRC
+    SRC = os.path.join(a.work, "src")
+    # The copy sits beside a link to ../shared, as the tree does.
+    os.makedirs(SRC, exist_ok=True)
+    shared = os.path.join(a.work, "shared")
+    if not os.path.exists(shared):
+        os.symlink(os.path.normpath(os.path.join(ROOT, "..", "shared")), shared)
+    copy_tree(SRC)
+    a.build = os.path.join(a.work, "build")
+    os.makedirs(a.build, exist_ok=True)
+    log = os.path.join(a.work, "mutate_%s.log" % a.block)
+    open(log, "w").close()
+    sys.stderr.write("mutate: tree copied to %s; log %s\n" % (SRC, log))
+    if sh(["cmake", "-S", SRC, "-B", a.build, "-DCMAKE_BUILD_TYPE=Release"], log, 600) != 0:
+        sys.exit("mutate: cmake failed, see " + log)
+    sys.stderr.write("mutate: baseline (no mutant) ...\n")
+    base = run_tests(a.block, a.build, log, a.timeout)
+    if base != 0:
+        sys.exit("mutate: the block's tests fail without a mutant (%s); see %s" % (base, log))
+
+    rows = []
+    t0 = time.time()
+    for mu in mutants:
+        variants = [k for k in ("model", "rtl") if k in mu["sides"]]
+        if len(variants) == 2:
+            variants.append("both")
+        res = {}
+        for v in variants:
+            sides = [mu["sides"][k] for k in (("model", "rtl") if v == "both" else (v,))]
+            saved = []
+            try:
+                for s in sides:
+                    saved.append((s, apply(s)))
+                sys.stderr.write("mutate: %s (%s) ...\n" % (mu["name"], v))
+                failed = run_tests(a.block, a.build, log, a.timeout)
+                res[v] = ("does not build" if failed < 0 else
+                          "caught (%d tests)" % failed if failed > 0 else "ESCAPED")
+            except ValueError as e:
+                res[v] = "not applied: %s" % e
+            finally:
+                for s, orig in saved:
+                    open(os.path.join(SRC, s["file"]), "w", encoding="utf-8").write(orig)
+        rows.append((mu, res))
+    lines = ["| mutant | the bug | model alone | RTL alone | same bug in both |",
+             "|---|---|---|---|---|"]
+    for mu, res in rows:
+        lines.append("| `%s` | %s | %s | %s | %s |" % (
+            mu["name"], mu["what"], res.get("model", "-"), res.get("rtl", "-"), res.get("both", "-")))
+    escaped = sum(1 for _, res in rows for r in res.values() if r == "ESCAPED")
+    summary = "%d mutants, %d variants, %d escaped (%s, %.0f min)" % (
+        len(rows), sum(len(r) for _, r in rows), escaped, datetime.date.today().isoformat(),
+        (time.time() - t0) / 60)
+    print("\n".join(lines))
+    print(summary)
+    if a.update_doc:
+        doc = os.path.join(ROOT, "docs", "blocks", a.block + ".md")
+        text = open(doc, encoding="utf-8").read()
+        block = ("<!-- mutants:begin -->\n`scripts/mutate.py --block %s --update-doc`: %s.\n\n%s\n"
+                 "<!-- mutants:end -->" % (a.block, summary, "\n".join(lines)))
+        new, n = re.subn(r"<!-- mutants:begin -->.*?<!-- mutants:end -->", lambda _: block, text,
+                         flags=re.S)
+        if n != 1:
+            sys.exit("mutate: %s has no <!-- mutants:begin --> ... <!-- mutants:end --> section" % doc)
+        open(doc, "w", encoding="utf-8").write(new)
+        print("mutate: table written to " + doc)
+
+
+if __name__ == "__main__":
+    main()

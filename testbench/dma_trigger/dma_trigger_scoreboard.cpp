@@ -1,0 +1,334 @@
+#include "dma_trigger_scoreboard.h"
+
+#include <algorithm>
+#include <sstream>
+
+namespace t3::tb {
+namespace {
+
+uint64_t ones(unsigned w) { return w >= 64 ? ~uint64_t{0} : (uint64_t{1} << w) - 1; }
+
+unsigned bits_for(uint64_t v) {  // $clog2(v + 1)
+  unsigned b = 0;
+  while (b < 64 && (uint64_t{1} << b) <= v) ++b;
+  return b;
+}
+
+}  // namespace
+
+DmaTriggerScoreboard::DmaTriggerScoreboard(const DmaTriggerParams& p)
+    : p_(p), addr_mask_(ones(p.addr_w)), stat_mask_(ones(p.stat_w)), table_(p.entries) {
+  reset();
+}
+
+uint64_t DmaTriggerScoreboard::descs_left(unsigned e) const {
+  const Region& r = table_[e];
+  uint64_t n = 0;
+  for (const Block& b : r.blocks)
+    for (const Tile& t : b.tiles) n += t.segments.size();
+  for (const Tile& t : r.queued) n += t.segments.size();
+  if (sending_ && sending_->entry == e) n += sending_->tiles.size() - sending_tile_;
+  return n;
+}
+
+void DmaTriggerScoreboard::set_map(unsigned entry, const TileMap& map, uint32_t wg_first) {
+  table_.at(entry).has_map = true;
+  table_[entry].map = map;
+  table_[entry].wg_first = wg_first;
+}
+
+void DmaTriggerScoreboard::reset() {
+  for (Region& r : table_) {
+    r = Region{};
+    r.f = DmaEntry{};
+  }
+  wr_pending_ = false;
+  wr_left_ = 0;
+  wr_verdict_.reset();
+  err_ = miss_ = false;
+  err_cause_ = miss_wg_ = miss_wf_ = 0;
+  miss_addr_ = 0;
+  sending_.reset();
+  sending_tile_ = 0;
+  accepted_ = sent_ = 0;
+  n_ = Counts{};
+}
+
+DmaWriteFault DmaTriggerScoreboard::write_fault(unsigned e, const DmaEntry& f) const {
+  if (e >= p_.entries) return DmaWriteFault::index;
+  if (f.valid) {
+    // T3 §4.2.2: a block is at least one WF tile and fits the entry's buffer;
+    // the tile lies inside the M x N array; the array inside the address space.
+    if (f.tiles_per_block < 1 || f.tiles_per_block > p_.slots) return DmaWriteFault::tiles_per_block;
+    if (f.m < 1 || f.n < 1) return DmaWriteFault::dims_zero;
+    if (f.tile_rows < 1 || f.tile_rows > f.m) return DmaWriteFault::tile_rows;
+    if (f.tile_cols < 1 || f.tile_cols > f.n) return DmaWriteFault::tile_cols;
+    const long double bytes = (long double)f.m * f.n * (1u << f.elem_log2);
+    const long double room = (long double)ones(p_.addr_w) - (long double)f.src_base + 1;
+    if (bytes > room) return DmaWriteFault::region_overflow;
+  }
+  return DmaWriteFault::none;
+}
+
+std::optional<unsigned> DmaTriggerScoreboard::covering(uint64_t addr) const {
+  for (unsigned e = 0; e < p_.entries; ++e) {
+    const DmaEntry& f = table_[e].f;
+    if (!f.valid) continue;
+    const uint64_t col = uint64_t(f.m) << f.elem_log2;
+    const uint64_t region_end = f.src_base + uint64_t(f.n) * col;  // may be 2^64: wraps to 0
+    const uint64_t tile_last = addr + uint64_t(f.tile_cols - 1) * col +
+                               (uint64_t(f.tile_rows) << f.elem_log2) - 1;
+    // The whole tile, first byte to last, inside [src_base, region_end).
+    if (addr >= f.src_base && tile_last >= addr && tile_last - f.src_base < region_end - f.src_base)
+      return e;
+  }
+  return std::nullopt;
+}
+
+std::vector<DmaTriggerScoreboard::Interval> DmaTriggerScoreboard::tile_bytes(
+    const Region& r, uint32_t wg, uint32_t wf, uint64_t addr, std::string& err) const {
+  std::vector<Interval> segs;
+  const uint64_t seg = uint64_t(r.f.tile_rows) << r.f.elem_log2;
+  if (r.has_map) {
+    // The driver's tiling: which elements {wg, wf} writes (one definition,
+    // hw/common/tile_map.h), whatever start address the trigger carries.
+    const uint32_t wgi = uint32_t((wg - r.wg_first) & ones(p_.wg_id_w));
+    if (wgi >= r.map.wgs() || wf >= r.map.wfs_per_wg) {
+      err = "trigger {wg " + std::to_string(wg) + ", wf " + std::to_string(wf) +
+            "} is not a tile of the region's map";
+      return segs;
+    }
+    for (uint32_t c = 0; c < r.map.wf_cols(); ++c) {
+      const uint64_t b = r.map.addr(r.map.row0(wgi), r.map.col0(wgi, wf) + c);
+      segs.push_back({b, b + uint64_t(r.map.wg_rows) * r.map.elem_bytes});
+    }
+  } else {
+    const uint64_t col = uint64_t(r.f.m) << r.f.elem_log2;
+    for (uint32_t c = 0; c < r.f.tile_cols; ++c)
+      segs.push_back({addr + c * col, addr + c * col + seg});
+  }
+  return segs;
+}
+
+void DmaTriggerScoreboard::check_desc(const DmaTriggerInputs& in, const DmaTriggerOutputs& out,
+                                      std::ostream& err) {
+  ++n_.descs;
+  const uint64_t src = out.desc_src, bytes = out.desc_bytes;
+  if (!sending_) {
+    // A new block: the oldest due block of some entry, whose first tile this
+    // descriptor belongs to (entries take turns; which one goes first is
+    // the table's choice).
+    std::optional<unsigned> e;
+    for (unsigned i = 0; i < p_.entries && !e; ++i) {
+      if (table_[i].blocks.empty()) continue;
+      const Tile& first = table_[i].blocks.front().tiles.front();
+      if (first.wg != out.desc_wg || first.wf != out.desc_wf) continue;
+      for (const Interval& s : first.segments)
+        if (src >= s.begin && src < s.end) e = i;
+    }
+    if (!e) {
+      err << "descriptor src 0x" << std::hex << src << std::dec << " (wg " << out.desc_wg
+          << ", wf " << out.desc_wf << ") starts no block that is due; ";
+      return;
+    }
+    sending_ = std::move(table_[*e].blocks.front());
+    table_[*e].blocks.pop_front();
+    sending_tile_ = 0;
+  }
+  Region& r = table_[sending_->entry];
+  Tile& t = sending_->tiles[sending_tile_];
+  if (out.desc_wg != t.wg || out.desc_wf != t.wf)
+    err << "descriptor of {wg " << out.desc_wg << ", wf " << out.desc_wf << "} while tile {wg "
+        << t.wg << ", wf " << t.wf << "} of entry " << sending_->entry << " is being sent; ";
+  if (out.desc_gpu != r.f.dst_gpu) err << "desc_gpu " << out.desc_gpu << " != " << r.f.dst_gpu << "; ";
+  if (out.desc_op != (r.f.op == DmaOp::update)) err << "desc_op " << out.desc_op << " wrong; ";
+  const uint64_t want_dst = wire_addr(src - r.f.src_base + r.f.dst_base);
+  if (out.desc_dst != want_dst)
+    err << "desc_dst 0x" << std::hex << out.desc_dst << " for src 0x" << src << ", expected 0x"
+        << want_dst << std::dec << "; ";
+  const uint64_t burst = uint64_t{1} << in.cfg_burst_log2;
+  if (bytes == 0 || (src & (burst - 1)) + bytes > burst)
+    err << "descriptor 0x" << std::hex << src << std::dec << " + " << bytes
+        << " bytes crosses a " << burst << "-byte boundary (or is empty); ";
+  if (bytes < uint64_t(r.f.tile_rows) << r.f.elem_log2) ++n_.split_bursts;
+  // Inside one column segment of the tile, and not sent before.
+  const Interval* seg = nullptr;
+  for (const Interval& s : t.segments)
+    if (src >= s.begin && src + bytes <= s.end) seg = &s;
+  if (!seg) {
+    err << "descriptor 0x" << std::hex << src << " + " << std::dec << bytes
+        << " is not inside one column segment of tile {wg " << t.wg << ", wf " << t.wf << "}; ";
+  } else {
+    auto next = t.covered.lower_bound(src);
+    const bool overlaps_next = next != t.covered.end() && next->first < src + bytes;
+    const bool overlaps_prev = next != t.covered.begin() && std::prev(next)->second > src;
+    if (overlaps_next || overlaps_prev) {
+      err << "descriptor 0x" << std::hex << src << std::dec << " + " << bytes
+          << " sends bytes of tile {wg " << t.wg << ", wf " << t.wf << "} a second time; ";
+    } else {
+      t.covered[src] = src + bytes;
+      t.left -= bytes;
+    }
+  }
+  const bool tile_done = t.left == 0;
+  const bool block_done = tile_done && sending_tile_ + 1 == sending_->tiles.size();
+  if (out.desc_last != block_done)
+    err << "desc_last = " << out.desc_last << " but the block " << (block_done ? "ends" : "goes on")
+        << " here; ";
+  if (tile_done) {
+    ++r.sent;
+    ++sent_;
+    ++sending_tile_;
+  }
+  if (block_done) {
+    ++n_.blocks;
+    if (sending_->tiles.size() > 1) ++n_.multi_tile_blocks;
+    sending_.reset();
+  }
+}
+
+std::optional<std::string> DmaTriggerScoreboard::observe(const DmaTriggerInputs& in,
+                                                         const DmaTriggerOutputs& out) {
+  std::ostringstream err;
+  // ---- registered outputs: everything up to the last edge
+  const bool cfg_error = in.cfg_burst_log2 > p_.max_burst_log2;
+  if (out.cfg_error != cfg_error) err << "cfg_error_o = " << out.cfg_error << "; ";
+  if (out.tbl_ready != !wr_pending_) err << "tbl_ready_o = " << out.tbl_ready << "; ";
+  if (out.tbl_err != err_ || out.tbl_err_cause != err_cause_)
+    err << "tbl_err_o/cause = " << out.tbl_err << "/" << out.tbl_err_cause << ", expected "
+        << err_ << "/" << err_cause_ << "; ";
+  if (out.miss != miss_ || out.miss_wg != miss_wg_ || out.miss_wf != miss_wf_ ||
+      out.miss_addr != miss_addr_)
+    err << "miss capture {" << out.miss << ", wg " << out.miss_wg << ", addr 0x" << std::hex
+        << out.miss_addr << "}, expected {" << miss_ << ", wg " << std::dec << miss_wg_
+        << ", addr 0x" << std::hex << miss_addr_ << std::dec << "}; ";
+  auto counter = [&](const char* name, uint32_t got, uint64_t want) {
+    if (got != (want & stat_mask_)) err << name << " = " << got << ", expected " << want << "; ";
+  };
+  counter("stat_triggers_o", out.stat_triggers, n_.triggers);
+  counter("stat_miss_o", out.stat_miss, n_.misses);
+  counter("stat_descs_o", out.stat_descs, n_.descs);
+  counter("stat_blocks_o", out.stat_blocks, n_.blocks);
+  counter("stat_stalls_o", out.stat_stalls, n_.stalls);
+  const bool busy = wr_pending_ || out.desc_valid || accepted_ != sent_;
+  if (out.busy != busy) err << "busy_o = " << out.busy << ", expected " << busy << "; ";
+  const unsigned rd = in.tbl_rd_idx & unsigned(ones(p_.idx_w()));
+  const DmaEntry want = rd < p_.entries ? table_[rd].f : DmaEntry{};
+  const DmaEntry& got = out.tbl_rd;
+  if (got.valid != want.valid || got.src_base != want.src_base || got.dst_base != want.dst_base ||
+      got.dst_gpu != want.dst_gpu || got.op != want.op || got.tiles_per_block != want.tiles_per_block ||
+      got.m != want.m || got.n != want.n || got.elem_log2 != want.elem_log2 ||
+      got.tile_rows != want.tile_rows || got.tile_cols != want.tile_cols)
+    err << "read back of entry " << rd << " differs from what was written; ";
+  if (rd < p_.entries && (out.tbl_rd_pending > unsent(rd) || out.tbl_rd_pending > p_.slots))
+    err << "tbl_rd_pending_o = " << out.tbl_rd_pending << " but only " << unsent(rd)
+        << " tiles of entry " << rd << " are unsent; ";
+
+  // ---- the trigger port
+  const bool active = in.cfg_enable && !cfg_error;
+  const uint64_t taddr = wire_addr(in.trig_addr);
+  const std::optional<unsigned> cover = covering(taddr);
+  if (out.trig_ready && (!active || wr_pending_))
+    err << "trig_ready_o while " << (wr_pending_ ? "a table write is in progress" : "inactive") << "; ";
+  if (in.trig_valid && !out.trig_ready && active && !wr_pending_) {
+    if (!cover) err << "a trigger no entry covers was refused (it must be taken and flagged); ";
+    else if (unsent(*cover) < p_.slots)
+      err << "trigger for entry " << *cover << " refused with only " << unsent(*cover)
+          << " of " << p_.slots << " tiles unsent; ";
+  }
+
+  // ---- the edge
+  if (in.err_clear) {
+    err_ = miss_ = false;
+    err_cause_ = miss_wg_ = miss_wf_ = 0;
+    miss_addr_ = 0;
+  }
+  if (wr_pending_ && --wr_left_ == 0) {
+    // Committed on the state before this edge (T3 §4.4: the entry's fields
+    // must not change under tiles it holds).
+    DmaWriteFault f = write_fault(wr_idx_, wr_);
+    if (f == DmaWriteFault::none && wr_idx_ < p_.entries) {
+      if (descs_left(wr_idx_) > p_.desc_depth) f = DmaWriteFault::entry_busy;
+      else if (unsent(wr_idx_) != 0 || (sending_ && sending_->entry == wr_idx_))
+        wr_verdict_ = f;  // marker: undecidable from the pins
+    }
+    const bool undecidable = wr_verdict_.has_value();
+    wr_verdict_.reset();
+    if (undecidable)
+      err << "testbench: write to entry " << wr_idx_ << " committed while it may or may not be "
+          << "busy (the stimulus must write idle entries, or busy ones with the queue stalled); ";
+    ++n_.writes;
+    if (f != DmaWriteFault::none) {
+      ++n_.refused[unsigned(f)];
+      if (!err_) err_cause_ = unsigned(f);
+      err_ = true;
+    } else {
+      Region& r = table_[wr_idx_];
+      r.f = wr_;
+      r.has_map = false;  // set_map() again for the new region
+    }
+    wr_pending_ = false;
+  } else if (!wr_pending_ && in.tbl_we) {
+    wr_pending_ = true;
+    wr_left_ = p_.write_cycles();
+    wr_idx_ = in.tbl_idx & unsigned(ones(p_.idx_w()));
+    wr_ = in.tbl;
+    wr_.src_base = wire_addr(wr_.src_base);
+    wr_.dst_base = wire_addr(wr_.dst_base);
+    wr_.dst_gpu &= unsigned(ones(p_.gpu_w));
+    wr_.tiles_per_block &= unsigned(ones(bits_for(p_.slots)));
+    for (uint32_t* d : {&wr_.m, &wr_.n, &wr_.tile_rows, &wr_.tile_cols})
+      *d &= unsigned(ones(p_.dim_w));
+    wr_.elem_log2 &= 3;
+  }
+  if (out.desc_valid && in.desc_ready) check_desc(in, out, err);
+  if (in.trig_valid && out.trig_ready) {
+    const uint32_t wg = in.trig_wg_id & unsigned(ones(p_.wg_id_w));
+    const uint32_t wf = in.trig_wf_id & unsigned(ones(p_.wf_id_w));
+    if (cover) {
+      Region& r = table_[*cover];
+      std::string why;
+      Tile t{wg, wf, taddr, tile_bytes(r, wg, wf, taddr, why), {}, 0};
+      if (!why.empty()) err << why << "; ";
+      for (const Interval& s : t.segments) t.left += s.end - s.begin;
+      r.queued.push_back(std::move(t));
+      ++r.accepted;
+      ++accepted_;
+      ++n_.triggers;
+      if (r.queued.size() >= r.f.tiles_per_block) {
+        Block b{*cover, {}};
+        for (uint32_t k = 0; k < r.f.tiles_per_block; ++k) {
+          b.tiles.push_back(std::move(r.queued.front()));
+          r.queued.pop_front();
+        }
+        r.blocks.push_back(std::move(b));
+      }
+    } else {
+      ++n_.misses;
+      if (!miss_) {
+        miss_wg_ = wg;
+        miss_wf_ = wf;
+        miss_addr_ = taddr;
+      }
+      miss_ = true;
+    }
+  }
+  if (in.trig_valid && !out.trig_ready) ++n_.stalls;
+  if (err.tellp() == 0) return std::nullopt;
+  return err.str();
+}
+
+std::optional<std::string> DmaTriggerScoreboard::check_drained() const {
+  std::ostringstream err;
+  if (sending_) err << "a block of entry " << sending_->entry << " was sent only in part; ";
+  for (unsigned e = 0; e < p_.entries; ++e) {
+    const Region& r = table_[e];
+    if (!r.blocks.empty()) err << r.blocks.size() << " whole block(s) of entry " << e << " never sent; ";
+    if (r.queued.size() >= std::max<uint32_t>(1, r.f.tiles_per_block))
+      err << "entry " << e << " holds a whole block that never formed; ";
+  }
+  if (err.tellp() == 0) return std::nullopt;
+  return err.str();
+}
+
+}  // namespace t3::tb
