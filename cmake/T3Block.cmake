@@ -3,8 +3,11 @@
 #
 #   t3_hw_block(<block>)                         hw/CMakeLists.txt
 #   t3_block_cosim(<block> CONFIGS <cfg>...      testbench/CMakeLists.txt
-#                  [DEMO <cfg>] [BENCH <cfg>])
-#   t3_block_tests(<block>)                      tests/CMakeLists.txt
+#                  [DEMO <cfg>] [BENCH <cfg>] [LIBS <lib>...])
+#   t3_block_tests(<block> [LIBS <lib>...])      tests/CMakeLists.txt
+#
+# LIBS: further libraries the block's testbench or tests link (shared
+# machinery such as t3_fp_reference).
 #
 # A configuration is "<name> [PARAM=VALUE ...]": the RTL is Verilated with
 # every parameter of hw/<block>/<block>_params.def, at its default unless
@@ -83,7 +86,7 @@ endfunction()
 # testbench/<block>/<block>_demo.cpp and _bench.cpp as <block>_demo and
 # <block>_bench.
 function(t3_block_cosim block)
-  cmake_parse_arguments(ARG "" "DEMO;BENCH" "CONFIGS" ${ARGN})
+  cmake_parse_arguments(ARG "" "DEMO;BENCH" "CONFIGS;LIBS" ${ARGN})
   t3_camel(${block} camel)
   set(tb "${CMAKE_CURRENT_SOURCE_DIR}/${block}")
   file(GLOB tb_srcs CONFIGURE_DEPENDS "${tb}/*.cpp")
@@ -124,7 +127,7 @@ function(t3_block_cosim block)
     # Verilator's runtime headers are not -Wextra clean; treat them as system headers.
     target_include_directories(${lib} SYSTEM PUBLIC "${VERILATOR_ROOT}/include"
       "${VERILATOR_ROOT}/include/vltstd")
-    target_link_libraries(${lib} PUBLIC ${lib}_rtl t3_${block}_sc t3_cosim_common)
+    target_link_libraries(${lib} PUBLIC ${lib}_rtl t3_${block}_sc t3_cosim_common ${ARG_LIBS})
     t3_warnings(${lib})
 
     set(test_src "${tb}/${block}_cosim_test.cpp")
@@ -167,11 +170,12 @@ endfunction()
 # Unit tests of the cycle model (every tests/<block>_*test.cpp, linked with
 # the model) and the RTL lint.
 function(t3_block_tests block)
+  cmake_parse_arguments(ARG "" "" "LIBS" ${ARGN})
   file(GLOB srcs CONFIGURE_DEPENDS "${CMAKE_CURRENT_SOURCE_DIR}/${block}_*test.cpp")
   foreach(src ${srcs})
     get_filename_component(name "${src}" NAME_WE)
     add_executable(${name} "${src}")
-    target_link_libraries(${name} PRIVATE t3_${block} GTest::gtest_main)
+    target_link_libraries(${name} PRIVATE t3_${block} GTest::gtest_main ${ARG_LIBS})
     t3_warnings(${name})
     add_dependencies(t3_sanitize_targets ${name})
     string(REGEX REPLACE "_test$" "" tname "${name}")

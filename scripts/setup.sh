@@ -10,6 +10,7 @@ packages=(
   yosys opensta     # synthesis and static timing (scripts/synth.sh)
   iverilog          # second opinion on the RTL
   libgtest-dev libbenchmark-dev
+  libmpfr-dev       # GNU MPFR: the reference the floating-point units are checked against
 )
 
 missing=()

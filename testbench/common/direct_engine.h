@@ -22,7 +22,7 @@ void vl_put(V& port, const F& f, unsigned width) {
     field_to_words(f, w, 1);
     port = V(w[0] & low_mask(width));
   } else {
-    uint64_t w[Wide::kWords];
+    uint64_t w[Wide::kWords] = {};
     const unsigned words = pin_words(width);
     field_to_words(f, w, words);
     for (unsigned i = 0; i < (width + 31) / 32; ++i) port.at(i) = EData(w[i / 2] >> (32 * (i % 2)));
