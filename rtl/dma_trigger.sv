@@ -156,12 +156,16 @@ module dma_trigger #(
   logic [DIM_W-1:0]   e_tr_q   [ENTRIES];
   logic [DIM_W-1:0]   e_tc_q   [ENTRIES];
   logic [1:0]         e_eb_q   [ENTRIES];
-  // Triggered tiles per entry: a circular buffer of SLOTS.
+  // Triggered tiles per entry: a circular buffer of SLOTS, entry e's at
+  // [e*SLOTS, (e+1)*SLOTS). One array a field, written by one process (yosys
+  // 0.23 loses arrays that several processes write).
+  localparam int unsigned BUF_N = ENTRIES * SLOTS;
+  localparam int unsigned BUF_W = (BUF_N > 1) ? $clog2(BUF_N) : 1;
   logic [SLOT_W-1:0]  e_head_q  [ENTRIES];
   logic [CNT_W-1:0]   e_count_q [ENTRIES];
-  logic [WG_ID_W-1:0] buf_wg_q   [ENTRIES][SLOTS];
-  logic [WF_ID_W-1:0] buf_wf_q   [ENTRIES][SLOTS];
-  logic [ADDR_W-1:0]  buf_addr_q [ENTRIES][SLOTS];
+  logic [WG_ID_W-1:0] buf_wg_q   [BUF_N];
+  logic [WF_ID_W-1:0] buf_wf_q   [BUF_N];
+  logic [ADDR_W-1:0]  buf_addr_q [BUF_N];
 
   // a + b modulo SLOTS, for a < SLOTS and b <= SLOTS.
   localparam int unsigned SUM_W = SLOT_W + CNT_W + 1;
@@ -276,21 +280,14 @@ module dma_trigger #(
   end
 
   // ---------------------------------------------------- descriptor queue
-  typedef struct packed {
-    logic [ADDR_W-1:0]  src;
-    logic [ADDR_W-1:0]  dst;
-    logic [GPU_W-1:0]   gpu;
-    logic [BYTES_W-1:0] bytes;
-    logic               op;
-    logic [WG_ID_W-1:0] wg;
-    logic [WF_ID_W-1:0] wf;
-    logic               last;
-  } desc_t;
-  desc_t              fifo_q [DESC_DEPTH];
+  // A descriptor as one vector {src, dst, gpu, bytes, op, wg, wf, last}
+  // (yosys 0.23 loses unpacked arrays of packed structs).
+  localparam int unsigned DESC_W = 2 * ADDR_W + GPU_W + BYTES_W + 1 + WG_ID_W + WF_ID_W + 1;
+  logic [DESC_W-1:0]  fifo_q [DESC_DEPTH];
   logic [PTR_W-1:0]   fifo_head_q;
   logic [FCNT_W-1:0]  fifo_count_q;
   logic               pop, push;
-  desc_t              push_d;
+  logic [DESC_W-1:0]  push_d;
 
   // ---------------------------------------------------- address generator
   logic               gen_q;
@@ -309,6 +306,7 @@ module dma_trigger #(
   logic [ADDR_W-1:0]  cur_addr;
   logic [SLOT_W-1:0]  load_slot;
   logic [IDX_W-1:0]   load_e;
+  logic [BUF_W-1:0]   load_at, push_at;
   localparam int unsigned RR_W = IDX_W + 1;
   logic [RR_W-1:0]    rr_e;
   always_comb begin
@@ -341,19 +339,23 @@ module dma_trigger #(
     push        = step;
     gen_pop     = step && tile_done;
 
-    push_d.src   = cur_addr;
-    push_d.dst   = gen_dst_col_q + ADDR_W'(gen_off_q);
-    push_d.gpu   = e_gpu_q[gen_e_q];
-    push_d.bytes = bytes;
-    push_d.op    = e_op_q[gen_e_q];
-    push_d.wg    = gen_wg_q;
-    push_d.wf    = gen_wf_q;
-    push_d.last  = block_done;
+    push_d = {cur_addr, gen_dst_col_q + ADDR_W'(gen_off_q), e_gpu_q[gen_e_q], bytes,
+              e_op_q[gen_e_q], gen_wg_q, gen_wf_q, block_done};
 
     // The tile loaded next: the head of the entry a block starts on, or the
     // entry's next tile when one is done and the block goes on.
     load_e    = start ? start_e : gen_e_q;
     load_slot = start ? e_head_q[start_e] : slot_add(e_head_q[gen_e_q], CNT_W'(1));
+    load_at   = BUF_W'(load_e) * BUF_W'(SLOTS) + BUF_W'(load_slot);
+    push_at   = BUF_W'(hit_e) * BUF_W'(SLOTS) + BUF_W'(slot_add(e_head_q[hit_e], e_count_q[hit_e]));
+  end
+
+  always_ff @(posedge clk_i) begin
+    if (trig_accept && hit) begin
+      buf_wg_q[push_at]   <= trig_wg_id_i;
+      buf_wf_q[push_at]   <= trig_wf_id_i;
+      buf_addr_q[push_at] <= trig_addr_i;
+    end
   end
 
   always_ff @(posedge clk_i) begin
@@ -379,10 +381,10 @@ module dma_trigger #(
       end
       gen_col_q      <= '0;
       gen_off_q      <= '0;
-      gen_wg_q       <= buf_wg_q[load_e][load_slot];
-      gen_wf_q       <= buf_wf_q[load_e][load_slot];
-      gen_col_addr_q <= buf_addr_q[load_e][load_slot];
-      gen_dst_col_q  <= buf_addr_q[load_e][load_slot] - e_src_q[load_e] + e_dst_q[load_e];
+      gen_wg_q       <= buf_wg_q[load_at];
+      gen_wf_q       <= buf_wf_q[load_at];
+      gen_col_addr_q <= buf_addr_q[load_at];
+      gen_dst_col_q  <= buf_addr_q[load_at] - e_src_q[load_e] + e_dst_q[load_e];
     end else if (step) begin
       if (block_done) begin
         gen_q <= 1'b0;
@@ -444,11 +446,6 @@ module dma_trigger #(
           e_tc_q[e]    <= wr_tc_q;
           e_eb_q[e]    <= wr_eb_q;
         end
-        if (push_e) begin
-          buf_wg_q[e][slot_add(e_head_q[e], e_count_q[e])]   <= trig_wg_id_i;
-          buf_wf_q[e][slot_add(e_head_q[e], e_count_q[e])]   <= trig_wf_id_i;
-          buf_addr_q[e][slot_add(e_head_q[e], e_count_q[e])] <= trig_addr_i;
-        end
         if (pop_e) e_head_q[e] <= slot_add(e_head_q[e], CNT_W'(1));
         e_count_q[e] <= e_count_q[e] + CNT_W'(push_e) - CNT_W'(pop_e);
       end
@@ -507,20 +504,14 @@ module dma_trigger #(
   end
 
   // -------------------------------------------------------------- outputs
-  desc_t head;
-  logic  any_pending;
+  logic [DESC_W-1:0] head;
+  logic             any_pending;
   always_comb begin
     // Queue slots hold no reset value: the outputs show them only when valid.
     head         = fifo_count_q != '0 ? fifo_q[fifo_head_q] : '0;
     desc_valid_o = fifo_count_q != '0;
-    desc_src_o   = head.src;
-    desc_dst_o   = head.dst;
-    desc_gpu_o   = head.gpu;
-    desc_bytes_o = head.bytes;
-    desc_op_o    = head.op;
-    desc_wg_o    = head.wg;
-    desc_wf_o    = head.wf;
-    desc_last_o  = head.last;
+    {desc_src_o, desc_dst_o, desc_gpu_o, desc_bytes_o, desc_op_o, desc_wg_o, desc_wf_o,
+     desc_last_o} = head;
 
     tbl_rd_valid_o           = 1'b0;
     tbl_rd_src_base_o        = '0;

@@ -50,7 +50,7 @@ def storage_bits(block, params):
     expr = t3block.synth_hints(block).get("storage")
     if not expr:
         return None
-    return int(eval(expr, {"__builtins__": {}}, dict(params, clog2=clog2)))
+    return int(eval(expr, {"__builtins__": {}}, dict(params, clog2=clog2, max=max)))
 
 
 def label(block, params):
@@ -129,6 +129,10 @@ def synthesize(block, params, clock_ns, out_dir, timeout):
         script = "+strash;dretime;map,{D};topo;buffer,-p;upsize,{D};dnsize,{D};stime,-p"
         f.write("abc -D %d -constr %s -script %s -liberty %s\n"
                 % (int(clock_ns * 1000), constr, script, lib))
+        # OpenSTA's Verilog reader takes no concatenation on the left of an
+        # assign, which yosys writes for nets a flattened hierarchy aliases
+        # (the near-bank ALU's lane adders); splitting nets into bits avoids it.
+        f.write("splitnets\n")
         f.write("opt_clean -purge\n")
         f.write("stat -liberty %s\n" % lib)
         f.write("write_verilog -noattr -noexpr %s\n" % netlist)
@@ -148,9 +152,19 @@ def synthesize(block, params, clock_ns, out_dir, timeout):
     unmapped = re.findall(r"(\$_\w+_)\s+(\d+)", stats)
     if unmapped:
         fail("cells left unmapped to the library: %s" % unmapped)
-    latches = [c for c, _ in re.findall(r"(sky130_fd_sc_hd__\w*dl\w+)\s+(\d+)", stats)]
+    # sky130 latches are the dlx*/dlr* cells (dlygate* are delay buffers).
+    latches = [c for c, _ in re.findall(r"(sky130_fd_sc_hd__dl[xr]\w+)\s+(\d+)", stats)]
     if latches:
         fail("latches in the netlist: %s" % latches)
+    # The synthesis front end must have read the RTL as the simulator does:
+    # every storage bit a flop, and no output it thinks constant (yosys 0.23
+    # has dropped whole arrays of some shapes without a word).
+    bits = storage_bits(block, full)
+    if bits is not None and flops < bits:
+        fail("%d flops for %d storage bits: synthesis lost state the RTL holds; see %s"
+             % (flops, bits, netlist))
+    text = open(netlist).read()
+    constant = sorted(set(re.findall(r"assign\s+\\?(\w+_o)(?:\s*\[[^\]]*\])?\s*=\s*\d+'[bh]", text)))
 
     tcl = os.path.join(work, "sta.tcl")
     with open(tcl, "w") as f:
@@ -168,12 +182,12 @@ def synthesize(block, params, clock_ns, out_dir, timeout):
     start = re.search(r"Startpoint:\s+(\S+)", sta)
     end = re.search(r"Endpoint:\s+(\S+)", sta)
     if not slack:
-        fail("could not read the worst slack from " + sta_log)
+        errors = [l for l in sta.splitlines() if l.startswith("Error")][:5]
+        fail("could not read the worst slack from %s%s" % (sta_log, "".join("\n  " + e for e in errors)))
     ws = float(slack.group(1))
     path = "%s -> %s" % (register_name(start.group(1) if start else "?", netlist),
                          register_name(end.group(1) if end else "?", netlist))
     min_period = clock_ns - ws
-    bits = storage_bits(block, full)
     return {
         "block": block,
         "label": label(block, full),
@@ -188,6 +202,7 @@ def synthesize(block, params, clock_ns, out_dir, timeout):
         "min_period_ns": min_period,
         "fmax_mhz": 1000.0 / min_period,
         "critical_path": path,
+        "constant_outputs": constant,
         "synth_s": round(t_syn, 1),
         "seconds": round(time.time() - t0, 1),
     }
@@ -290,6 +305,9 @@ def main():
     print_table(rows)
     for r in rows:
         print("critical path %s: %s" % (r["label"], r["critical_path"]))
+        if r["constant_outputs"]:
+            print("outputs the netlist ties to a constant (%s): %s"
+                  % (r["label"], ", ".join(r["constant_outputs"])))
     print("results: %s/synth_results.{json,csv}" % a.out)
 
 

@@ -101,12 +101,7 @@ std::string params_to_string(const P& p) {
 
 #define T3_SYNTH(...)
 
-// Inside a <Block>Params struct, the fields:
-//   #define T3_PARAM T3_PARAM_FIELD
-//   #include "<block>/<block>_params.def"
-//   #undef T3_PARAM
-// and the table (a static table() whose body defines `using Self = <Block>Params;`
-// and includes the same file with T3_PARAM defined as T3_PARAM_ROW).
+// The fields and table() of a <Block>Params struct: hw/common/param_struct.inc.
 #define T3_PARAM_FIELD(NAME, field, def, lo, hi, rule, doc) unsigned field = def;
 #define T3_PARAM_ROW(NAME, field, def, lo, hi, rule, doc) \
   {#NAME, #field, def, lo, hi, ::t3::ParamRule::rule, doc, &Self::field},

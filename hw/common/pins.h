@@ -106,3 +106,16 @@ std::vector<PinInfo> pin_list(const typename Block::Params& p) {
     (void)p;                                               \
     LIST(T3_PIN)                                           \
   }
+
+// A block's traits, <Name>Block: its RTL name, its types (<Name>Params,
+// <Name>Inputs, <Name>Outputs and the model <Name>) and its pins. What the
+// generic machinery (SystemC module, co-simulation, bench) is written against.
+#define T3_BLOCK(Name, rtl_name, LIST)                     \
+  struct Name##Block {                                     \
+    static constexpr const char* kName = rtl_name;         \
+    using Params = Name##Params;                           \
+    using Inputs = Name##Inputs;                           \
+    using Outputs = Name##Outputs;                         \
+    using Model = Name;                                    \
+    T3_BLOCK_PINS(LIST)                                    \
+  };

@@ -28,19 +28,9 @@
 namespace t3 {
 
 struct DmaTriggerParams {
-#define T3_PARAM T3_PARAM_FIELD
-#include "dma_trigger/dma_trigger_params.def"
-#undef T3_PARAM
-
-  static const ParamTable<DmaTriggerParams>& table() {
-    using Self = DmaTriggerParams;
-    static const ParamTable<Self> t = {
-#define T3_PARAM T3_PARAM_ROW
-#include "dma_trigger/dma_trigger_params.def"
-#undef T3_PARAM
-    };
-    return t;
-  }
+#define T3_PARAMS_DEF "dma_trigger/dma_trigger_params.def"
+#define T3_PARAMS_SELF DmaTriggerParams
+#include "common/param_struct.inc"
 
   unsigned idx_w() const;    // table index width (at least 1)
   unsigned count_w() const;  // 0..SLOTS: tiles per block, tiles pending

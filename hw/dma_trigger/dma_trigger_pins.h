@@ -70,13 +70,6 @@
 
 namespace t3 {
 
-struct DmaTriggerBlock {
-  static constexpr const char* kName = "dma_trigger";
-  using Params = DmaTriggerParams;
-  using Inputs = DmaTriggerInputs;
-  using Outputs = DmaTriggerOutputs;
-  using Model = DmaTrigger;
-  T3_BLOCK_PINS(T3_DMA_TRIGGER_PINS)
-};
+T3_BLOCK(DmaTrigger, "dma_trigger", T3_DMA_TRIGGER_PINS)
 
 }  // namespace t3

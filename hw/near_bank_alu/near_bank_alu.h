@@ -35,19 +35,9 @@
 namespace t3 {
 
 struct NearBankAluParams {
-#define T3_PARAM T3_PARAM_FIELD
-#include "near_bank_alu/near_bank_alu_params.def"
-#undef T3_PARAM
-
-  static const ParamTable<NearBankAluParams>& table() {
-    using Self = NearBankAluParams;
-    static const ParamTable<Self> t = {
-#define T3_PARAM T3_PARAM_ROW
-#include "near_bank_alu/near_bank_alu_params.def"
-#undef T3_PARAM
-    };
-    return t;
-  }
+#define T3_PARAMS_DEF "near_bank_alu/near_bank_alu_params.def"
+#define T3_PARAMS_SELF NearBankAluParams
+#include "common/param_struct.inc"
 
   unsigned bg_w() const;  // the bank-group field (at least 1 bit)
   unsigned data_w() const { return burst_bytes * 8; }

@@ -41,13 +41,6 @@
 
 namespace t3 {
 
-struct NearBankAluBlock {
-  static constexpr const char* kName = "near_bank_alu";
-  using Params = NearBankAluParams;
-  using Inputs = NearBankAluInputs;
-  using Outputs = NearBankAluOutputs;
-  using Model = NearBankAlu;
-  T3_BLOCK_PINS(T3_NEAR_BANK_ALU_PINS)
-};
+T3_BLOCK(NearBankAlu, "near_bank_alu", T3_NEAR_BANK_ALU_PINS)
 
 }  // namespace t3

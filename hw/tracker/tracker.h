@@ -17,19 +17,9 @@
 namespace t3 {
 
 struct TrackerParams {
-#define T3_PARAM T3_PARAM_FIELD
-#include "tracker/tracker_params.def"
-#undef T3_PARAM
-
-  static const ParamTable<TrackerParams>& table() {
-    using Self = TrackerParams;
-    static const ParamTable<Self> t = {
-#define T3_PARAM T3_PARAM_ROW
-#include "tracker/tracker_params.def"
-#undef T3_PARAM
-    };
-    return t;
-  }
+#define T3_PARAMS_DEF "tracker/tracker_params.def"
+#define T3_PARAMS_SELF TrackerParams
+#include "common/param_struct.inc"
 
   unsigned set_w() const;
   unsigned tag_w() const { return wg_id_w - set_w() + wf_id_w; }

@@ -37,13 +37,6 @@
 
 namespace t3 {
 
-struct TrackerBlock {
-  static constexpr const char* kName = "tracker";
-  using Params = TrackerParams;
-  using Inputs = TrackerInputs;
-  using Outputs = TrackerOutputs;
-  using Model = Tracker;
-  T3_BLOCK_PINS(T3_TRACKER_PINS)
-};
+T3_BLOCK(Tracker, "tracker", T3_TRACKER_PINS)
 
 }  // namespace t3

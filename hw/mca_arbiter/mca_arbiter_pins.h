@@ -1,0 +1,52 @@
+// The MCA arbiter's pins, the one list (see hw/common/pins.h): RTL name,
+// direction, width at parameters p, and the McaArbiterInputs/McaArbiterOutputs
+// field that carries it. rtl/mca_arbiter.sv declares the same ports; the pin
+// check (ctest mca_arbiter_pins_*) compares this list with the Verilated
+// model and the RTL source.
+#pragma once
+
+#include "common/pins.h"
+#include "mca_arbiter/mca_arbiter.h"
+
+#define T3_MCA_ARBITER_PINS(X)                                    \
+  X(in,  rst_ni,             1,           rst_n)                  \
+  X(in,  cfg_policy_i,       2,           cfg.policy)             \
+  X(in,  cfg_thr_auto_i,     1,           cfg.thr_auto)           \
+  X(in,  cfg_thr_sel_i,      2,           cfg.thr_sel)            \
+  X(in,  cfg_thr_level0_i,   p.occ_w,     cfg.level[0])           \
+  X(in,  cfg_thr_level1_i,   p.occ_w,     cfg.level[1])           \
+  X(in,  cfg_thr_level2_i,   p.occ_w,     cfg.level[2])           \
+  X(in,  cfg_auto_bound0_i,  p.occ_w,     cfg.bound[0])           \
+  X(in,  cfg_auto_bound1_i,  p.occ_w,     cfg.bound[1])           \
+  X(in,  cfg_auto_bound2_i,  p.occ_w,     cfg.bound[2])           \
+  X(in,  cfg_learn_log2_i,   p.log2_w(),  cfg.learn_log2)         \
+  X(in,  cfg_starve_limit_i, p.cnt_w,     cfg.starve_limit)       \
+  X(out, cfg_error_o,        1,           cfg_error)              \
+  X(in,  cmp_valid_i,        1,           cmp_valid)              \
+  X(out, cmp_ready_o,        1,           cmp_ready)              \
+  X(in,  cmp_data_i,         p.data_w,    cmp_data)               \
+  X(in,  com_valid_i,        1,           com_valid)              \
+  X(out, com_ready_o,        1,           com_ready)              \
+  X(in,  com_data_i,         p.data_w,    com_data)               \
+  X(out, out_valid_o,        1,           out_valid)              \
+  X(in,  out_ready_i,        1,           out_ready)              \
+  X(out, out_data_o,         p.data_w,    out_data)               \
+  X(out, out_src_o,          1,           out_src)                \
+  X(in,  occupancy_i,        p.occ_w,     occupancy)              \
+  X(in,  learn_i,            1,           learn)                  \
+  X(in,  drain_i,            1,           drain)                  \
+  X(out, learn_busy_o,       1,           learn_busy)             \
+  X(out, learn_avg_o,        p.occ_w,     learn_avg)              \
+  X(out, thr_sel_o,          2,           thr_sel)                \
+  X(out, thr_o,              p.occ_w,     thr)                    \
+  X(out, stat_grants_cmp_o,  p.stat_w,    stat_grants_cmp)        \
+  X(out, stat_grants_com_o,  p.stat_w,    stat_grants_com)        \
+  X(out, stat_wait_cmp_o,    p.stat_w,    stat_wait_cmp)          \
+  X(out, stat_wait_com_o,    p.stat_w,    stat_wait_com)          \
+  X(out, stat_starved_o,     p.stat_w,    stat_starved)
+
+namespace t3 {
+
+T3_BLOCK(McaArbiter, "mca_arbiter", T3_MCA_ARBITER_PINS)
+
+}  // namespace t3

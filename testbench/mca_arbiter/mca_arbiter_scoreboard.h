@@ -1,0 +1,106 @@
+// Transaction-level checker of the MCA arbiter, independent of both the C++
+// model and the RTL: it knows requests (which were presented, which were
+// granted, which left, in what order, with what payload) and the rules of
+// T3 §4.5 and of the paper's two baselines, written here on their own from
+// the specification, not from the model's registers. Every cycle it decides
+// which stream the rule lets into a free output slot and checks the readies
+// against that (no grant against the rule, no free slot left idle while the
+// rule allows a grant), holds the starvation bound, checks that every
+// accepted request leaves exactly once, in its stream's order and with its
+// payload unchanged, and predicts cfg_error_o, the level and threshold in
+// force, the learning window and its average, and every status counter.
+//
+// It reads the inputs as driven (it cuts them to their pins itself) and the
+// outputs it is given: the co-simulation gives it the RTL's, which equal the
+// model's in every cycle or the run fails on the compare. Reset is seen on
+// rst_ni: requests in flight are then gone (counted as lost).
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <deque>
+#include <optional>
+#include <string>
+
+#include "mca_arbiter/mca_arbiter.h"
+
+namespace t3::tb {
+
+enum McaStream : unsigned { kCmp = 0, kCom = 1 };
+
+// What the scoreboard saw, for the tests' own coverage checks.
+struct McaCoverage {
+  std::array<uint64_t, 3> grants_by_policy{};  // grants under each policy actually run
+  std::array<uint64_t, 4> cycles_at_level{};   // MCA cycles with each level in force
+  std::array<uint64_t, 3> blocked_at_level{};  // MCA: communication held back by the threshold
+  uint64_t unlimited_high_grants = 0;          // MCA, no limit: communication let in at occupancy >= 2^(OCC_W-1)
+  std::array<uint64_t, 4> learned_level{};     // windows completed in auto mode, by the level picked
+  uint64_t windows = 0, ignored_pulses = 0;
+  uint64_t starved_grants = 0, starved_grants_limit1 = 0, starved_grants_limit_big = 0;
+  uint64_t drain_grants_over_compute = 0;      // drain let communication in ahead of valid compute
+  std::array<uint64_t, 4> refused{};           // cycles refused, by cause (bit of refusal_causes())
+  uint64_t fallback_grants = 0;                // grants under the round-robin fall-back
+  uint64_t resets_with_slot_full = 0;
+  uint64_t back_pressure = 0, take_and_replace = 0;
+  uint64_t accepted[2] = {0, 0}, left[2] = {0, 0};  // over the whole run
+  uint64_t lost_in_reset = 0;
+};
+
+class McaScoreboard {
+ public:
+  explicit McaScoreboard(const McaArbiterParams& p);
+
+  // Every cycle, with the inputs driven and the outputs shown in it: an
+  // error text, or nothing.
+  std::optional<std::string> observe(const McaArbiterInputs& in, const McaArbiterOutputs& out);
+  // After the traffic has drained: the slot is empty, and every request
+  // accepted since the last reset has left.
+  std::optional<std::string> check_drained() const;
+
+  // The configuration as the pins carry it, by this checker's own reading.
+  struct Cfg {
+    unsigned policy, sel;
+    bool autosel;
+    uint64_t level[3], bound[3], log2, limit;
+  };
+  Cfg wired(const McaArbiterConfig& c) const;
+  // Why the configuration is refused, one bit per cause: 1 policy 3, 2 a
+  // level of 0, 4 auto mode with bounds not descending, 8 a window longer
+  // than LEARN_W allows; 0 when it is usable.
+  unsigned refusal_causes(const Cfg& c) const;
+
+  const McaCoverage& coverage() const { return cov_; }
+  uint64_t accepted(unsigned stream) const { return accepted_[stream]; }
+  uint64_t left(unsigned stream) const { return left_[stream]; }
+  uint64_t lost() const { return cov_.lost_in_reset; }
+
+ private:
+  struct Request {
+    unsigned stream;
+    uint64_t seq;  // its number in its stream since reset
+    uint64_t data;
+  };
+  enum class Pick { none, cmp, com };
+  // The rule: who enters a free slot this cycle.
+  Pick rule(const Cfg& c, bool cmp, bool com, uint64_t occ, bool drain, unsigned sel,
+            bool* by_starvation) const;
+  unsigned level_in_force(const Cfg& c) const;
+  void clear();
+
+  McaArbiterParams p_;
+  uint64_t data_mask_, occ_mask_;
+  std::deque<Request> slot_;   // accepted, not yet left (the register holds one)
+  uint64_t accepted_[2] = {0, 0}, left_[2] = {0, 0};
+  int last_grant_ = -1;        // stream of the last grant since reset, -1 none
+  uint64_t com_waited_ = 0;    // cycles communication waited since its last grant (unbounded)
+  // Learning: the occupancies of the open window.
+  bool window_open_ = false;
+  uint64_t window_len_ = 0, window_seen_ = 0, window_sum_ = 0;
+  bool have_avg_ = false;
+  uint64_t avg_ = 0;
+  // Status counters, unbounded (compared modulo 2^STAT_W).
+  uint64_t grants_[2] = {0, 0}, waits_[2] = {0, 0}, starved_ = 0;
+  McaCoverage cov_;
+};
+
+}  // namespace t3::tb
