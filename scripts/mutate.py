@@ -4,7 +4,13 @@ testbench/<block>/<block>_mutants.txt into the C++ model alone, the RTL
 alone, and both together (the same bug in both, which only the scoreboard
 can see), rebuilds, runs the block's tests, and prints which were caught.
 
-A mutant escapes when every test still passes. Each escape is either shown
+A mutant escapes when every test still passes. With --quick only the same
+bug in both runs first, and the one-sided variants only if it escapes: when
+the bug in both is caught, the run with it in one model alone is identical to
+that run up to the first cycle the buggy side's outputs differ from correct
+behaviour, where the every-cycle compare fails, so the one-sided variants
+are caught too. That holds only when a co-simulation caught the pair; when
+unit tests alone did, the one-sided variants run as well. Each escape is either shown
 to be equivalent (say so in the mutant's description: "equivalent: ...") or
 met by a new test. Not part of the default test run: it rebuilds per mutant
 (about a minute or two each). It works on a copy of the source tree (the
@@ -37,6 +43,7 @@ import t3block  # noqa: E402
 
 ROOT = t3block.ROOT
 SRC = ROOT  # the copy the mutants go into (main() sets it)
+LAST_FAILED = []  # the tests the last run_tests() saw fail
 
 
 def copy_tree(dst):
@@ -52,7 +59,10 @@ def copy_tree(dst):
         out = os.path.join(dst, f.decode())
         os.makedirs(os.path.dirname(out), exist_ok=True)
         if not os.path.exists(out) or open(out, "rb").read() != open(src, "rb").read():
-            shutil.copy2(src, out)
+            # A fresh time stamp: a copy left with a mutant by an interrupted
+            # run has objects newer than the original's own time stamp.
+            shutil.copyfile(src, out)
+            shutil.copymode(src, out)
 
 
 def parse(path):
@@ -149,6 +159,8 @@ def run_tests(block, build, log, timeout, jobs):
     m = re.search(r"(\d+) tests failed out of (\d+)", text)
     if not m:
         return -1
+    global LAST_FAILED
+    LAST_FAILED = re.findall(r"^\s*\d+ - (\S+) \(", text, re.M)
     return int(m.group(1))
 
 
@@ -159,6 +171,9 @@ def main():
     ap.add_argument("--work", default="/tmp/t3-mutants",
                     help="where the copy of the tree and its build go (default /tmp/t3-mutants)")
     ap.add_argument("--timeout", type=int, default=900, help="seconds per test (default 900)")
+    ap.add_argument("--quick", action="store_true",
+                    help="run the model-alone and RTL-alone variants only when the same bug "
+                         "in both escapes (see the module doc for why that is enough)")
     ap.add_argument("-j", "--jobs", type=int, default=2, help="parallel build and test jobs (default 2)")
     ap.add_argument("--update-doc", action="store_true",
                     help="write the table into docs/blocks/<block>.md between its "
@@ -200,9 +215,14 @@ def main():
     for mu in mutants:
         variants = [k for k in ("model", "rtl") if k in mu["sides"]]
         if len(variants) == 2:
-            variants.append("both")
+            # The same bug in both first: --quick stops there when it is caught.
+            variants.insert(0, "both")
         res = {}
+        both_cosim_caught = False
         for v in variants:
+            if a.quick and v != "both" and both_cosim_caught:
+                res[v] = "not run (--quick)"
+                continue
             sides = [mu["sides"][k] for k in (("model", "rtl") if v == "both" else (v,))]
             saved = []
             try:
@@ -212,35 +232,51 @@ def main():
                 failed = run_tests(a.block, a.build, log, a.timeout, a.jobs)
                 res[v] = ("does not build" if failed < 0 else
                           "caught (%d tests)" % failed if failed > 0 else "ESCAPED")
+                if v == "both" and failed > 0:
+                    both_cosim_caught = any("_cosim_" in t for t in LAST_FAILED)
             except ValueError as e:
                 res[v] = "not applied: %s" % e
             finally:
                 for s, orig in saved:
                     open(os.path.join(SRC, s["file"]), "w", encoding="utf-8").write(orig)
         rows.append((mu, res))
-    lines = ["| mutant | the bug | model alone | RTL alone | same bug in both |",
-             "|---|---|---|---|---|"]
-    for mu, res in rows:
-        lines.append("| `%s` | %s | %s | %s | %s |" % (
-            mu["name"], mu["what"], res.get("model", "-"), res.get("rtl", "-"), res.get("both", "-")))
-    escaped = sum(1 for _, res in rows for r in res.values() if r == "ESCAPED")
-    summary = "%d mutants, %d variants, %d escaped (%s, %.0f min)" % (
-        len(rows), sum(len(r) for _, r in rows), escaped, datetime.date.today().isoformat(),
-        (time.time() - t0) / 60)
-    print("\n".join(lines))
-    print(summary)
-    if a.update_doc:
-        doc = os.path.join(ROOT, "docs", "blocks", a.block + ".md")
-        text = open(doc, encoding="utf-8").read()
-        block = ("<!-- mutants:begin -->\n`scripts/mutate.py --block %s --update-doc`: %s.\n\n%s\n"
-                 "<!-- mutants:end -->" % (a.block, summary, "\n".join(lines)))
-        new, n = re.subn(r"<!-- mutants:begin -->.*?<!-- mutants:end -->", lambda _: block, text,
-                         flags=re.S)
-        if n != 1:
-            sys.exit("mutate: %s has no <!-- mutants:begin --> ... <!-- mutants:end --> section" % doc)
-        open(doc, "w", encoding="utf-8").write(new)
-        print("mutate: table written to " + doc)
+    table = {mu["name"]: "| `%s` | %s | %s | %s | %s |" % (
+        mu["name"], mu["what"], res.get("model", "-"), res.get("rtl", "-"), res.get("both", "-"))
+        for mu, res in rows}
+    head = ["| mutant | the bug | model alone | RTL alone | same bug in both |", "|---|---|---|---|---|"]
+    minutes = (time.time() - t0) / 60
+    print("\n".join(head + list(table.values())))
+    print(summarize(list(table.values()), a.quick, minutes))
+    if not a.update_doc:
+        return
+    doc = os.path.join(ROOT, "docs", "blocks", a.block + ".md")
+    text = open(doc, encoding="utf-8").read()
+    old = re.search(r"<!-- mutants:begin -->(.*?)<!-- mutants:end -->", text, flags=re.S)
+    if not old:
+        sys.exit("mutate: %s has no <!-- mutants:begin --> ... <!-- mutants:end --> section" % doc)
+    note = ""
+    if a.mutant:
+        # Only some mutants ran: their rows replace those of the last run.
+        kept = {m.group(1): m.group(0) for m in re.finditer(r"^\| `(\w+)` \|.*$", old.group(1), re.M)}
+        kept.update(table)
+        table = {mu["name"]: kept[mu["name"]] for mu in parse(path) if mu["name"] in kept}
+        note = " (%s re-run %s with --mutant)" % (", ".join(sorted(a.mutant)),
+                                                   datetime.date.today().isoformat())
+    block = ("<!-- mutants:begin -->\n`scripts/mutate.py --block %s%s --update-doc`: %s%s.\n\n%s\n"
+             "<!-- mutants:end -->" % (a.block, " --quick" if a.quick else "",
+                                      summarize(list(table.values()), a.quick, minutes), note,
+                                      "\n".join(head + list(table.values()))))
+    open(doc, "w", encoding="utf-8").write(text[:old.start()] + block + text[old.end():])
+    print("mutate: table written to " + doc)
 
+
+def summarize(rows, quick, minutes):
+    """'N mutants, V variants run, E escaped (...)' from the table rows."""
+    cells = [c.strip() for r in rows for c in r.strip("|").split("|")[-3:]]
+    ran = sum(1 for c in cells if c != "-" and not c.startswith("not run"))
+    escaped = sum(1 for c in cells if c == "ESCAPED")
+    return "%d mutants, %d variants run, %d escaped (%s%s, %.0f min)" % (
+        len(rows), ran, escaped, datetime.date.today().isoformat(), ", --quick" if quick else "", minutes)
 
 if __name__ == "__main__":
     main()

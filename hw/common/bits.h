@@ -11,10 +11,9 @@ constexpr uint64_t low_mask(unsigned width) {
 }
 
 // $clog2 of SystemVerilog: the bits needed to index v items (0 for v <= 1).
+// Loop-free: pin widths are derived from it in every co-simulated cycle.
 constexpr unsigned clog2(uint64_t v) {
-  unsigned r = 0;
-  while (r < 64 && (uint64_t{1} << r) < v) ++r;
-  return r;
+  return v <= 1 ? 0 : 64 - unsigned(__builtin_clzll(v - 1));
 }
 
 }  // namespace t3

@@ -415,7 +415,9 @@ TEST(DmaTriggerCosim, ConstrainedRandom) {
   Bench b;
   const uint64_t first = b.cosim().cycles();
   DmaTriggerScoreboard::Counts total;
+  uint32_t most_passed_over = 0;  // over every scoreboard of the run
   auto add = [&](const DmaTriggerScoreboard::Counts& c) {
+    most_passed_over = std::max(most_passed_over, b.sb().most_passed_over());
     total.triggers += c.triggers;
     total.misses += c.misses;
     total.descs += c.descs;
@@ -475,7 +477,7 @@ TEST(DmaTriggerCosim, ConstrainedRandom) {
   std::printf("random: %llu cycles, %llu phases, %llu resets, %llu triggers, %llu misses, %llu "
               "blocks (%llu of several tiles), %llu descriptors (%llu shorter than a segment), "
               "%llu stalls, %llu writes (%llu refused: busy %llu), %u of %u entries, %llu regions "
-              "ending at the top, %llu mismatches\n",
+              "ending at the top, a whole block passed over by at most %u others, %llu mismatches\n",
               (unsigned long long)(b.cosim().cycles() - first), (unsigned long long)phases,
               (unsigned long long)resets, (unsigned long long)total.triggers,
               (unsigned long long)total.misses, (unsigned long long)total.blocks,
@@ -483,7 +485,7 @@ TEST(DmaTriggerCosim, ConstrainedRandom) {
               (unsigned long long)total.split_bursts, (unsigned long long)total.stalls,
               (unsigned long long)total.writes, (unsigned long long)refused,
               (unsigned long long)total.refused[unsigned(DmaWriteFault::entry_busy)], used,
-              p.entries, (unsigned long long)top_regions,
+              p.entries, (unsigned long long)top_regions, most_passed_over,
               (unsigned long long)the_cosim().mismatches());
   EXPECT_EQ(the_cosim().mismatches(), 0u) << the_cosim().first_mismatch();
   if (cycles < 1000000) return;  // the coverage below needs the full run
@@ -494,6 +496,10 @@ TEST(DmaTriggerCosim, ConstrainedRandom) {
   EXPECT_GT(total.stalls, 1000u);
   EXPECT_GT(top_regions, 0u);
   EXPECT_EQ(used, p.entries);
+  // Entries competed: a whole block waited while another entry's started.
+  if (p.entries > 1) {
+    EXPECT_GT(most_passed_over, 0u);
+  }
   EXPECT_EQ(addr_ones & ones(p.addr_w), ones(p.addr_w));
   EXPECT_EQ(addr_zeros & ones(p.addr_w), ones(p.addr_w));
   for (DmaWriteFault f : {DmaWriteFault::tiles_per_block, DmaWriteFault::dims_zero,

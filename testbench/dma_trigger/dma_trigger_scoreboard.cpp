@@ -131,6 +131,22 @@ void DmaTriggerScoreboard::check_desc(const DmaTriggerInputs& in, const DmaTrigg
           << ", wf " << out.desc_wf << ") starts no block that is due; ";
       return;
     }
+    // Round robin: an entry with a whole block waits for at most one block
+    // of each other entry (ENTRIES - 1), plus the blocks the table had
+    // already picked when this one became whole but whose first descriptor
+    // had not left yet: at most DESC_DEPTH in the queue (one descriptor
+    // each), one waiting for room, one picked in the cycle this block's last
+    // tile was taken.
+    const uint32_t bound = p_.entries - 1 + p_.desc_depth + 2;
+    for (unsigned i = 0; i < p_.entries; ++i) {
+      Region& w = table_[i];
+      if (i == *e || w.blocks.empty()) continue;
+      most_passed_over_ = std::max(most_passed_over_, ++w.passed_over);
+      if (w.passed_over > bound)
+        err << "entry " << i << " has had a whole block waiting while " << w.passed_over
+            << " blocks of other entries started (round robin: at most " << bound << "); ";
+    }
+    table_[*e].passed_over = 0;
     sending_ = std::move(table_[*e].blocks.front());
     table_[*e].blocks.pop_front();
     sending_tile_ = 0;
@@ -189,7 +205,7 @@ void DmaTriggerScoreboard::check_desc(const DmaTriggerInputs& in, const DmaTrigg
 
 std::optional<std::string> DmaTriggerScoreboard::observe(const DmaTriggerInputs& in,
                                                          const DmaTriggerOutputs& out) {
-  std::ostringstream err;
+  std::ostringstream& err = complaints_.fresh();
   // ---- registered outputs: everything up to the last edge
   const bool cfg_error = in.cfg_burst_log2 > p_.max_burst_log2;
   if (out.cfg_error != cfg_error) err << "cfg_error_o = " << out.cfg_error << "; ";

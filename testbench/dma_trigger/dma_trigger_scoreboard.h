@@ -27,6 +27,7 @@
 
 #include "common/tile_map.h"
 #include "dma_trigger/dma_trigger.h"
+#include "complaints.h"
 
 namespace t3::tb {
 
@@ -64,8 +65,12 @@ class DmaTriggerScoreboard {
     uint64_t writes = 0, refused[8] = {}, split_bursts = 0, multi_tile_blocks = 0;
   };
   const Counts& counts() const { return n_; }
+  // The longest wait of a whole block seen over the run (resets included),
+  // in blocks of other entries started meanwhile.
+  uint32_t most_passed_over() const { return most_passed_over_; }
 
  private:
+  Complaints complaints_;  // observe()'s text
   struct Interval {
     uint64_t begin, end;
   };
@@ -88,6 +93,9 @@ class DmaTriggerScoreboard {
     std::deque<Tile> queued;   // taken, not yet in a block
     std::deque<Block> blocks;  // whole blocks waiting to be sent
     uint64_t accepted = 0, sent = 0;
+    // Blocks of other entries started while this one had a whole block
+    // waiting: entries take turns (round robin), so this stays bounded.
+    uint32_t passed_over = 0;
   };
 
   std::vector<Interval> tile_bytes(const Region& r, uint32_t wg, uint32_t wf, uint64_t addr,
@@ -111,6 +119,7 @@ class DmaTriggerScoreboard {
   size_t sending_tile_ = 0;
   uint64_t accepted_ = 0, sent_ = 0;  // tiles, over every region
   Counts n_;
+  uint32_t most_passed_over_ = 0;
 };
 
 }  // namespace t3::tb

@@ -106,8 +106,8 @@ int DmaTriggerStimulus::unfinished_region() const {
 }
 
 bool DmaTriggerStimulus::idle(const DmaTriggerOutputs& out) const {
-  return stopping_ && unfinished_region() < 0 && !have_trig_ && writes_.empty() && !wr_issued_ &&
-         !out.busy;
+  return stopping_ && unfinished_region() < 0 && !have_trig_ && !trig_taken_ && writes_.empty() &&
+         !wr_issued_ && !out.busy;
 }
 
 DmaTriggerStimulus::Trig DmaTriggerStimulus::tile_trigger(int region) {
@@ -271,7 +271,9 @@ void DmaTriggerStimulus::after(const DmaTriggerInputs& in, const DmaTriggerOutpu
       if (r.live) sb_.set_map(r.entry, r.map, r.wg_first);
     }
   }
-  if (in.trig_valid && out.trig_ready) {
+  // busy_o shows a trigger taken at this edge only from the next cycle on.
+  trig_taken_ = in.trig_valid && out.trig_ready;
+  if (trig_taken_) {
     have_trig_ = false;
     if (trig_.region >= 0) {
       ++regions_[trig_.region].sent;

@@ -98,6 +98,7 @@ class DmaTriggerStimulus {
   bool wr_issued_ = false;         // writes_.front() taken by the port
   unsigned wr_wait_ = 0;           // cycles until it commits
   bool have_trig_ = false;
+  bool trig_taken_ = false;  // in the last cycle: not yet in busy_o
   Trig trig_{};
   bool stopping_ = false;
   bool programming_ = false;  // the phase's table writes are not all done

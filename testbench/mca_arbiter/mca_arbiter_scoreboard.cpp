@@ -90,7 +90,7 @@ void McaScoreboard::clear() {
 
 std::optional<std::string> McaScoreboard::observe(const McaArbiterInputs& in,
                                                   const McaArbiterOutputs& out) {
-  std::ostringstream err;
+  std::ostringstream& err = complaints_.fresh();
   const Cfg c = wired(in.cfg);
   const unsigned why = refusal_causes(c);
   const bool bad = why != 0;

@@ -23,6 +23,7 @@
 #include <string>
 
 #include "mca_arbiter/mca_arbiter.h"
+#include "complaints.h"
 
 namespace t3::tb {
 
@@ -75,6 +76,7 @@ class McaScoreboard {
   uint64_t lost() const { return cov_.lost_in_reset; }
 
  private:
+  Complaints complaints_;  // observe()'s text
   struct Request {
     unsigned stream;
     uint64_t seq;  // its number in its stream since reset

@@ -39,7 +39,7 @@ Wide& NearBankAluScoreboard::cell(uint32_t bg, uint32_t addr) {
 
 std::optional<std::string> NearBankAluScoreboard::observe(const NearBankAluInputs& in,
                                                           const NearBankAluOutputs& out) {
-  std::ostringstream err;
+  std::ostringstream& err = complaints_.fresh();
   const uint32_t op = in.cmd_op & 3, fmt = in.cmd_fmt & 3;
   const uint32_t bg = in.cmd_bg & (p_.bg - 1), addr = in.cmd_addr & uint32_t(ones(p_.addr_w));
   // T3 §4.3: an ADD's format and the op itself must be known.

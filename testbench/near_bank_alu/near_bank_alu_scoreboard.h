@@ -23,6 +23,7 @@
 #include <utility>
 
 #include "near_bank_alu/near_bank_alu.h"
+#include "complaints.h"
 
 namespace t3::tb {
 
@@ -53,6 +54,7 @@ class NearBankAluScoreboard {
   const Counts& totals() const { return total_; }
 
  private:
+  Complaints complaints_;  // observe()'s text
   struct Pending {
     uint64_t accepted;  // cycle
     NbOp op;

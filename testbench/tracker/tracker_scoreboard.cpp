@@ -65,7 +65,7 @@ std::optional<std::string> TrackerScoreboard::observe(bool in_valid, const TileW
                                                       const TrackerOutputs& out) {
   const TileWrite w = wired(raw);
   const uint64_t stat_mask = bits(p_.stat_w);
-  std::ostringstream err;
+  std::ostringstream& err = complaints_.fresh();
   if (out.cfg_error != (enable_ && !valid_))
     err << "cfg_error_o = " << out.cfg_error << ", expected " << (enable_ && !valid_)
         << " (threshold " << threshold_ << ", region [0x" << std::hex << base_ << ", 0x"

@@ -17,6 +17,7 @@
 #include <unordered_map>
 
 #include "tracker/tracker.h"
+#include "complaints.h"
 
 namespace t3::tb {
 
@@ -72,6 +73,7 @@ class TrackerScoreboard {
   size_t triggers_due() const { return expected_.size(); }
 
  private:
+  Complaints complaints_;  // observe()'s text
   struct Tile {
     uint64_t got = 0;
     uint64_t min_addr = UINT64_MAX;

@@ -1,0 +1,91 @@
+#!/usr/bin/env python3
+"""Simulation speed of a block: runs build/testbench/<block>_bench (every form
+of the block on the same recorded random traffic, each in its own process),
+prints its table and the two figures the project aims at:
+
+  - the C++ cycle model, net of the traffic generator: 20 M cycles/s;
+  - the kernel-free lock-step co-simulation against the one through the
+    SystemC kernel: 3x.
+
+With --update-doc the table goes into docs/blocks/<block>.md between its
+<!-- speed:begin --> and <!-- speed:end --> lines, with this command and the
+machine it ran on. Run it on a quiet machine: the figures are wall-clock.
+"""
+import argparse
+import datetime
+import os
+import re
+import subprocess
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "lib"))
+import t3block  # noqa: E402
+
+ROOT = t3block.ROOT
+MODEL_AIM = 20.0  # M cycles/s
+LOCKSTEP_AIM = 3.0
+
+
+def cpu_name():
+    try:
+        for line in open("/proc/cpuinfo"):
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return "unknown CPU"
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--block", required=True, help="known: %s" % ", ".join(t3block.blocks()))
+    ap.add_argument("--cycles", type=int, default=1000000, help="cycles per form (default 1000000)")
+    ap.add_argument("--build", default=os.path.join(ROOT, "build"), help="the build folder (default build/)")
+    ap.add_argument("--update-doc", action="store_true", help="write the result into the block's doc page")
+    a = ap.parse_args()
+    if a.block not in t3block.blocks():
+        sys.exit("bench: no block '%s'; known: %s" % (a.block, ", ".join(t3block.blocks())))
+    if a.cycles <= 0:
+        sys.exit("bench: --cycles must be positive")
+    exe = os.path.join(a.build, "testbench", a.block + "_bench")
+    if not os.path.exists(exe):
+        sys.exit("bench: %s not built (scripts/build.sh builds it)" % exe)
+    env = dict(os.environ, SYSTEMC_DISABLE_COPYRIGHT_MESSAGE="1")
+    r = subprocess.run([exe, "--cycles", str(a.cycles)], capture_output=True, text=True, env=env)
+    if r.returncode != 0:
+        sys.exit("bench: %s failed:\n%s%s" % (exe, r.stdout, r.stderr))
+    lines = [l for l in r.stdout.splitlines() if l.startswith("|")]
+    head = [l for l in r.stdout.splitlines() if l and not l.startswith("|")]
+    secs = {}
+    for l in lines[2:]:
+        cells = [c.strip() for c in l.strip("|").split("|")]
+        secs[cells[0]] = float(cells[2])
+    for need in ("core", "cosim_systemc", "cosim_direct"):
+        if need not in secs:
+            sys.exit("bench: no '%s' row in the output of %s" % (need, exe))
+    model = a.cycles / secs["core"] / 1e6 if secs["core"] > 0 else float("inf")
+    ratio = secs["cosim_systemc"] / secs["cosim_direct"] if secs["cosim_direct"] > 0 else float("inf")
+    verdict = ("C++ model %.1f M cycles/s net of the traffic (aim %.0f M: %s); kernel-free "
+               "lock-step %.1fx the SystemC one (aim %.0fx: %s)" % (
+                   model, MODEL_AIM, "met" if model >= MODEL_AIM else "NOT met",
+                   ratio, LOCKSTEP_AIM, "met" if ratio >= LOCKSTEP_AIM else "NOT met"))
+    print("\n".join(head + lines))
+    print(verdict)
+    if a.update_doc:
+        doc = os.path.join(ROOT, "docs", "blocks", a.block + ".md")
+        text = open(doc, encoding="utf-8").read()
+        body = ("`scripts/bench.py --block %s --update-doc` (%s, %s, 2 cores, Release build; "
+                "%s): %s.\n\n%s\n\n%s" % (
+                    a.block, datetime.date.today().isoformat(), cpu_name(),
+                    "each form in its own process on the same recorded traffic",
+                    verdict, "\n".join(head), "\n".join(lines)))
+        new, n = re.subn(r"<!-- speed:begin -->.*?<!-- speed:end -->",
+                         lambda _: "<!-- speed:begin -->\n%s\n<!-- speed:end -->" % body, text, flags=re.S)
+        if n != 1:
+            sys.exit("bench: %s has no <!-- speed:begin --> ... <!-- speed:end --> section" % doc)
+        open(doc, "w", encoding="utf-8").write(new)
+        print("bench: written to " + doc)
+
+
+if __name__ == "__main__":
+    main()
