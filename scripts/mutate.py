@@ -142,8 +142,17 @@ def run_tests(block, build, log, timeout, jobs):
     targets = block_targets(block, build)
     if not targets:
         return -1
-    if sh(["cmake", "--build", build, "-j%d" % jobs, "--target"] + targets, log, 3600) != 0:
-        return -1
+    build_cmd = ["cmake", "--build", build, "-j%d" % jobs, "--target"] + targets
+    if sh(build_cmd, log, 3600) != 0:
+        # Verilator names its files after the design's shape, which a mutant
+        # can change; CMake learns the new list at the next configure
+        # (scripts/build.sh does the same).
+        if sh(["cmake", "-S", SRC, "-B", build], log, 600) != 0 or sh(build_cmd, log, 3600) != 0:
+            # Objects of the old file list can still be linked: from clean.
+            if (sh(["cmake", "--build", build, "--target", "clean"], log, 600) != 0 or
+                    sh(["cmake", "-S", SRC, "-B", build], log, 600) != 0 or
+                    sh(build_cmd, log, 3600) != 0):
+                return -1
     # Every test of the block (unit tests, lint, pin and parameter checks,
     # demos) with the co-simulations on the kernel-free engine only (the
     # SystemC engine runs the same checks) and without synthesis.
@@ -208,6 +217,12 @@ def main():
     sys.stderr.write("mutate: baseline (no mutant) ...\n")
     base = run_tests(a.block, a.build, log, a.timeout, a.jobs)
     if base != 0:
+        # A work folder left by an interrupted run can hold objects of a
+        # mutant's sources: once more from clean before calling it a failure.
+        sys.stderr.write("mutate: baseline failed; once more from a clean build ...\n")
+        sh(["cmake", "--build", a.build, "--target", "clean"], log, 600)
+        base = run_tests(a.block, a.build, log, a.timeout, a.jobs)
+    if base != 0:
         sys.exit("mutate: the block's tests fail without a mutant (%s); see %s" % (base, log))
 
     rows = []
@@ -264,7 +279,8 @@ def main():
                                                    datetime.date.today().isoformat())
     block = ("<!-- mutants:begin -->\n`scripts/mutate.py --block %s%s --update-doc`: %s%s.\n\n%s\n"
              "<!-- mutants:end -->" % (a.block, " --quick" if a.quick else "",
-                                      summarize(list(table.values()), a.quick, minutes), note,
+                                      summarize(list(table.values()), a.quick,
+                                                None if a.mutant else minutes), note,
                                       "\n".join(head + list(table.values()))))
     open(doc, "w", encoding="utf-8").write(text[:old.start()] + block + text[old.end():])
     print("mutate: table written to " + doc)
@@ -275,8 +291,9 @@ def summarize(rows, quick, minutes):
     cells = [c.strip() for r in rows for c in r.strip("|").split("|")[-3:]]
     ran = sum(1 for c in cells if c != "-" and not c.startswith("not run"))
     escaped = sum(1 for c in cells if c == "ESCAPED")
-    return "%d mutants, %d variants run, %d escaped (%s%s, %.0f min)" % (
-        len(rows), ran, escaped, datetime.date.today().isoformat(), ", --quick" if quick else "", minutes)
+    took = "" if minutes is None else ", %.0f min" % minutes
+    return "%d mutants, %d variants run, %d escaped (%s%s%s)" % (
+        len(rows), ran, escaped, datetime.date.today().isoformat(), ", --quick" if quick else "", took)
 
 if __name__ == "__main__":
     main()
