@@ -43,7 +43,6 @@ import t3block  # noqa: E402
 
 ROOT = t3block.ROOT
 SRC = ROOT  # the copy the mutants go into (main() sets it)
-LAST_FAILED = []  # the tests the last run_tests() saw fail
 
 
 def copy_tree(dst):
@@ -138,10 +137,10 @@ def block_targets(block, build):
 
 
 def run_tests(block, build, log, timeout, jobs):
-    """0 when the block's tests pass; else the number of failed ones (-1: build failed)."""
+    """The tests that failed ([] when all pass), or None when the build failed."""
     targets = block_targets(block, build)
     if not targets:
-        return -1
+        return None
     build_cmd = ["cmake", "--build", build, "-j%d" % jobs, "--target"] + targets
     if sh(build_cmd, log, 3600) != 0:
         # Verilator names its files after the design's shape, which a mutant
@@ -152,7 +151,7 @@ def run_tests(block, build, log, timeout, jobs):
             if (sh(["cmake", "--build", build, "--target", "clean"], log, 600) != 0 or
                     sh(["cmake", "-S", SRC, "-B", build], log, 600) != 0 or
                     sh(build_cmd, log, 3600) != 0):
-                return -1
+                return None
     # Every test of the block (unit tests, lint, pin and parameter checks,
     # demos) with the co-simulations on the kernel-free engine only (the
     # SystemC engine runs the same checks) and without synthesis.
@@ -167,10 +166,9 @@ def run_tests(block, build, log, timeout, jobs):
         f.write(text)
     m = re.search(r"(\d+) tests failed out of (\d+)", text)
     if not m:
-        return -1
-    global LAST_FAILED
-    LAST_FAILED = re.findall(r"^\s*\d+ - (\S+) \(", text, re.M)
-    return int(m.group(1))
+        return None
+    # ctest lists them under "The following tests FAILED:".
+    return re.findall(r"^\s*\d+ - (\S+) \(", text, re.M) if int(m.group(1)) else []
 
 
 def main():
@@ -216,13 +214,13 @@ def main():
         sys.exit("mutate: cmake failed, see " + log)
     sys.stderr.write("mutate: baseline (no mutant) ...\n")
     base = run_tests(a.block, a.build, log, a.timeout, a.jobs)
-    if base != 0:
+    if base != []:
         # A work folder left by an interrupted run can hold objects of a
         # mutant's sources: once more from clean before calling it a failure.
         sys.stderr.write("mutate: baseline failed; once more from a clean build ...\n")
         sh(["cmake", "--build", a.build, "--target", "clean"], log, 600)
         base = run_tests(a.block, a.build, log, a.timeout, a.jobs)
-    if base != 0:
+    if base != []:
         sys.exit("mutate: the block's tests fail without a mutant (%s); see %s" % (base, log))
 
     rows = []
@@ -245,10 +243,10 @@ def main():
                     saved.append((s, apply(s)))
                 sys.stderr.write("mutate: %s (%s) ...\n" % (mu["name"], v))
                 failed = run_tests(a.block, a.build, log, a.timeout, a.jobs)
-                res[v] = ("does not build" if failed < 0 else
-                          "caught (%d tests)" % failed if failed > 0 else "ESCAPED")
-                if v == "both" and failed > 0:
-                    both_cosim_caught = any("_cosim_" in t for t in LAST_FAILED)
+                res[v] = ("does not build" if failed is None else
+                          "caught (%d tests)" % len(failed) if failed else "ESCAPED")
+                if v == "both" and failed:
+                    both_cosim_caught = any("_cosim_" in t for t in failed)
             except ValueError as e:
                 res[v] = "not applied: %s" % e
             finally:

@@ -4,8 +4,12 @@
 // co-simulation speed of both engines alike.
 #pragma once
 
+#include <cstdint>
+#include <ostream>
 #include <sstream>
 #include <string>
+
+#include "common/bits.h"
 
 namespace t3::tb {
 
@@ -21,5 +25,13 @@ class Complaints {
  private:
   std::ostringstream s_;
 };
+
+// A status counter the hardware keeps in `width` bits (it wraps): the pin's
+// value against the count the scoreboard kept itself.
+inline void check_counter(std::ostream& err, const char* pin, uint64_t got, uint64_t count,
+                          unsigned width) {
+  const uint64_t want = count & low_mask(width);
+  if (got != want) err << pin << " = " << got << ", expected " << want << " (" << count << " counted); ";
+}
 
 }  // namespace t3::tb

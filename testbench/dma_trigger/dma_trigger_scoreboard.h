@@ -104,7 +104,7 @@ class DmaTriggerScoreboard {
   uint64_t wire_addr(uint64_t a) const { return a & addr_mask_; }
 
   DmaTriggerParams p_;
-  uint64_t addr_mask_, stat_mask_;
+  uint64_t addr_mask_;
   std::vector<Region> table_;
   // A write in flight: its fields and the cycles until it commits.
   bool wr_pending_ = false;

@@ -99,7 +99,6 @@ std::optional<std::string> McaScoreboard::observe(const McaArbiterInputs& in,
   const uint64_t occ = in.occupancy & occ_mask_;
   const bool cv = in.cmp_valid, mv = in.com_valid;
   const uint64_t data[2] = {in.cmp_data & data_mask_, in.com_data & data_mask_};
-  const uint64_t stat_mask = bits(p_.stat_w);
 
   // Configuration, level in force, learning.
   if (out.cfg_error != bad)
@@ -127,8 +126,8 @@ std::optional<std::string> McaScoreboard::observe(const McaArbiterInputs& in,
   }
 
   // Status counters, as counted here.
-  auto stat = [&](const char* name, uint32_t got, uint64_t want) {
-    if (got != (want & stat_mask)) err << name << " = " << got << ", expected " << (want & stat_mask) << "; ";
+  auto stat = [&](const char* pin, uint64_t got, uint64_t count) {
+    check_counter(err, pin, got, count, p_.stat_w);
   };
   stat("stat_grants_cmp_o", out.stat_grants_cmp, grants_[kCmp]);
   stat("stat_grants_com_o", out.stat_grants_com, grants_[kCom]);

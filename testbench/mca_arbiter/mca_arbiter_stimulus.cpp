@@ -146,7 +146,7 @@ void McaStimulus::new_phase(bool first) {
   if (ph_.learn_alone) {
     // The producer alone first (T3 §4.5): one window with communication held back.
     learn_now_ = true;
-    hold_com_ = (uint64_t{1} << std::min<uint32_t>(ph_.cfg.learn_log2, 24)) + reset_left_ + 2;
+    hold_com_ = window_cycles() + reset_left_ + 2;
   }
 }
 
@@ -223,7 +223,7 @@ void McaStimulus::drive(McaArbiterInputs& in) {
   if (repulse_left_ && --repulse_left_ == 0) {
     in.learn = !stopped_;
   } else if (in.learn && u() < 1.0 / 3) {
-    repulse_left_ = pick(1, uint64_t{1} << std::min<uint32_t>(ph_.cfg.learn_log2, 24));
+    repulse_left_ = pick(1, window_cycles());
   }
 }
 

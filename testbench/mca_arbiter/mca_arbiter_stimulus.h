@@ -20,6 +20,7 @@
 // accepted, also across a reset.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <random>
 
@@ -89,6 +90,11 @@ class McaStimulus {
   double u() { return std::uniform_real_distribution<double>(0, 1)(rng_); }
   uint64_t pick(uint64_t lo, uint64_t hi) {
     return std::uniform_int_distribution<uint64_t>(lo, hi)(rng_);
+  }
+  // The phase's learning window in cycles (a refused log2 is capped: the
+  // arbiter ignores the pulse then, and the stimulus needs only a length).
+  uint64_t window_cycles() const {
+    return uint64_t{1} << std::min<uint32_t>(ph_.cfg.learn_log2, 24);
   }
 
   McaArbiterParams p_;

@@ -68,7 +68,6 @@ class NearBankAluScoreboard {
   NearBankAluParams p_;
   Wide (*initial_)(uint32_t, uint32_t, uint64_t);
   uint64_t seed_;
-  uint32_t stat_mask_;
   std::map<Key, Wide> mem_;
   std::deque<Pending> pending_;
   uint64_t cycle_ = 0;

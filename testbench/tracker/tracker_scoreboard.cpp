@@ -64,7 +64,6 @@ std::optional<std::string> TrackerScoreboard::observe(bool in_valid, const TileW
                                                       bool trig_ready,
                                                       const TrackerOutputs& out) {
   const TileWrite w = wired(raw);
-  const uint64_t stat_mask = bits(p_.stat_w);
   std::ostringstream& err = complaints_.fresh();
   if (out.cfg_error != (enable_ && !valid_))
     err << "cfg_error_o = " << out.cfg_error << ", expected " << (enable_ && !valid_)
@@ -73,14 +72,10 @@ std::optional<std::string> TrackerScoreboard::observe(bool in_valid, const TileW
   // Registered outputs: they show everything accepted before this cycle.
   if (out.live != entries_)
     err << "live_o = " << out.live << ", expected " << entries_ << " tiles holding an entry; ";
-  if (out.stat_triggers != (completed_ & stat_mask))
-    err << "stat_triggers_o = " << out.stat_triggers << ", expected " << completed_ << "; ";
-  if (out.stat_updates != (updates_ & stat_mask))
-    err << "stat_updates_o = " << out.stat_updates << ", expected " << updates_ << "; ";
-  if (out.stat_untracked != (untracked_ & stat_mask))
-    err << "stat_untracked_o = " << out.stat_untracked << ", expected " << untracked_ << "; ";
-  if (out.stat_stalls != (stalls_ & stat_mask))
-    err << "stat_stalls_o = " << out.stat_stalls << ", expected " << stalls_ << "; ";
+  check_counter(err, "stat_triggers_o", out.stat_triggers, completed_, p_.stat_w);
+  check_counter(err, "stat_updates_o", out.stat_updates, updates_, p_.stat_w);
+  check_counter(err, "stat_untracked_o", out.stat_untracked, untracked_, p_.stat_w);
+  check_counter(err, "stat_stalls_o", out.stat_stalls, stalls_, p_.stat_w);
   if (out.trig_valid != !expected_.empty())
     err << "trig_valid_o = " << out.trig_valid << " but " << expected_.size()
         << " trigger(s) are due; ";
