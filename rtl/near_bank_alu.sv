@@ -20,7 +20,7 @@
 //
 // Parameters: the list is hw/near_bank_alu/near_bank_alu_params.def.
 module near_bank_alu #(
-  parameter int unsigned BURST_BYTES = 32,  // power of two 16..128
+  parameter int unsigned BURST_BYTES = 32,  // power of two 16..64
   parameter int unsigned BG          = 4,   // power of two 1..16 bank groups
   parameter int unsigned ADDR_W      = 20,  // 1..32: a burst within its bank group
   parameter int unsigned T_CCDS      = 1,   // 1..15
@@ -75,8 +75,8 @@ module near_bank_alu #(
   localparam logic [1:0] FMT_FP16 = 2'd0, FMT_BF16 = 2'd1;
 
   // ------------------------------------------------- parameter ranges (elaboration)
-  if (BURST_BYTES < 16 || BURST_BYTES > 128 || (BURST_BYTES & (BURST_BYTES - 1)) != 0) begin : g_bad_burst_bytes
-    $error("BURST_BYTES = %0d is out of range; allowed: a power of two from 16 to 128", BURST_BYTES);
+  if (BURST_BYTES < 16 || BURST_BYTES > 64 || (BURST_BYTES & (BURST_BYTES - 1)) != 0) begin : g_bad_burst_bytes
+    $error("BURST_BYTES = %0d is out of range; allowed: a power of two from 16 to 64", BURST_BYTES);
   end
   if (BG < 1 || BG > 16 || (BG & (BG - 1)) != 0) begin : g_bad_bg
     $error("BG = %0d is out of range; allowed: a power of two from 1 to 16", BG);

@@ -40,6 +40,8 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--block", required=True, help="known: %s" % ", ".join(t3block.blocks()))
     ap.add_argument("--cycles", type=int, default=1000000, help="cycles per form (default 1000000)")
+    ap.add_argument("--runs", type=int, default=3,
+                    help="runs per form, the fastest counts (default 3: wall-clock noise only adds)")
     ap.add_argument("--build", default=os.path.join(ROOT, "build"), help="the build folder (default build/)")
     ap.add_argument("--update-doc", action="store_true", help="write the result into the block's doc page")
     a = ap.parse_args()
@@ -47,11 +49,14 @@ def main():
         sys.exit("bench: no block '%s'; known: %s" % (a.block, ", ".join(t3block.blocks())))
     if a.cycles <= 0:
         sys.exit("bench: --cycles must be positive")
+    if a.runs <= 0:
+        sys.exit("bench: --runs must be positive")
     exe = os.path.join(a.build, "testbench", a.block + "_bench")
     if not os.path.exists(exe):
         sys.exit("bench: %s not built (scripts/build.sh builds it)" % exe)
     env = dict(os.environ, SYSTEMC_DISABLE_COPYRIGHT_MESSAGE="1")
-    r = subprocess.run([exe, "--cycles", str(a.cycles)], capture_output=True, text=True, env=env)
+    r = subprocess.run([exe, "--cycles", str(a.cycles), "--runs", str(a.runs)],
+                       capture_output=True, text=True, env=env)
     if r.returncode != 0:
         sys.exit("bench: %s failed:\n%s%s" % (exe, r.stdout, r.stderr))
     lines = [l for l in r.stdout.splitlines() if l.startswith("|")]

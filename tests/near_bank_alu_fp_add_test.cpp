@@ -8,6 +8,7 @@
 #include <mpfr.h>
 
 #include <array>
+#include <cfenv>
 #include <cinttypes>
 #include <cstdio>
 #include <cstdlib>
@@ -18,6 +19,11 @@
 #include <vector>
 
 #include "near_bank_alu/fp_add.h"
+#include "near_bank_alu/fp_lanes.h"
+
+#if defined(__SSE__)
+#include <xmmintrin.h>
+#endif
 #include "fp_reference.h"
 
 namespace t3 {
@@ -44,14 +50,26 @@ std::string name(const FpFormat& f) {
   return "E" + std::to_string(f.exp_w) + "M" + std::to_string(f.man_w);
 }
 
-// fp_add and MPFR agree on a + b; the message says what each returned.
+// The cycle model's host-FPU adder (fp_lanes.h) for the three formats it
+// serves; nullptr for any other format.
+uint32_t (*host_adder(const FpFormat& f))(uint32_t, uint32_t) {
+  if (f.exp_w == kFp16.exp_w && f.man_w == kFp16.man_w) return fp16_add_host;
+  if (f.exp_w == kBf16.exp_w && f.man_w == kBf16.man_w) return bf16_add_host;
+  if (f.exp_w == kFp32.exp_w && f.man_w == kFp32.man_w) return fp32_add_host;
+  return nullptr;
+}
+
+// fp_add, and the host-FPU adder where the format has one, agree with MPFR
+// on a + b; the message says what each returned.
 ::testing::AssertionResult agrees(const FpFormat& f, uint32_t a, uint32_t b) {
   const uint32_t got = fp_add(f, a, b);
   const uint32_t want = tb::mpfr_add_bits(f, a, b);
-  if (got == want) return ::testing::AssertionSuccess();
+  const auto host = host_adder(f);
+  const uint32_t got_host = host ? host(a, b) : want;
+  if (got == want && got_host == want) return ::testing::AssertionSuccess();
   return ::testing::AssertionFailure() << name(f) << ": " << hex(f, a) << " + " << hex(f, b)
-                                       << ": fp_add " << hex(f, got) << ", MPFR "
-                                       << hex(f, want);
+                                       << ": fp_add " << hex(f, got) << ", host FPU lanes "
+                                       << hex(f, got_host) << ", MPFR " << hex(f, want);
 }
 
 // Counts and reports the first few mismatches of a long sweep.
@@ -118,15 +136,18 @@ TEST_P(FpAdd, RandomPairsFromEveryClass) {
     unsigned drawn = 0, inexact = 0, ties = 0, overflows = 0, cancelled = 0, subnormal = 0;
   };
   std::array<Hits, tb::kOperandClasses> hits{};
+  const auto host = host_adder(f);
+  ASSERT_NE(host, nullptr);
   Mismatches m;
   for (unsigned i = 0; i < kRandomPairs; ++i) {
     const tb::OperandPair p = tb::fp_random_pair(f, rng);
     const tb::MpfrSum ref = tb::mpfr_add_info(f, p.a, p.b);
     const uint32_t got = fp_add(f, p.a, p.b);
-    if (got != ref.bits && ++m.count <= kMaxReported)
+    const uint32_t got_host = host(p.a, p.b);
+    if ((got != ref.bits || got_host != ref.bits) && ++m.count <= kMaxReported)
       ADD_FAILURE() << name(f) << ": " << hex(f, p.a) << " + " << hex(f, p.b) << " (class "
                     << tb::to_string(p.cls) << ", pair " << i << "): fp_add " << hex(f, got)
-                    << ", MPFR " << hex(f, ref.bits);
+                    << ", host FPU lanes " << hex(f, got_host) << ", MPFR " << hex(f, ref.bits);
     Hits& h = hits[unsigned(p.cls)];
     const Decoded da(f, p.a), db(f, p.b), dy(f, ref.bits);
     ++h.drawn;
@@ -192,6 +213,7 @@ TEST_P(FpAdd16, HigherBitsOfTheOperandsAreIgnored) {
     ASSERT_EQ(y, fp_add(f, p.a, p.b)) << hex(f, p.a) << " + " << hex(f, p.b);
     ASSERT_EQ(y >> f.width(), 0u);
     ASSERT_EQ(tb::mpfr_add_bits(f, p.a | junk_a, p.b | junk_b), y);
+    ASSERT_EQ(host_adder(f)(p.a | junk_a, p.b | junk_b), y);
   }
 }
 
@@ -207,6 +229,8 @@ TEST_P(FpAdd, NanPolicyInfinitiesAndSignedZeros) {
   const uint32_t min_sub = 1;
   auto both = [&](uint32_t a, uint32_t b, uint32_t want, const char* rule) {
     EXPECT_EQ(fp_add(f, a, b), want) << rule << ": " << hex(f, a) << " + " << hex(f, b);
+    EXPECT_EQ(host_adder(f)(a, b), want)
+        << "host FPU lanes, " << rule << ": " << hex(f, a) << " + " << hex(f, b);
     EXPECT_EQ(tb::mpfr_add_bits(f, a, b), want)
         << "MPFR, " << rule << ": " << hex(f, a) << " + " << hex(f, b);
   };
@@ -259,6 +283,53 @@ TEST_P(FpAdd, NanPolicyInfinitiesAndSignedZeros) {
   both(min_sub, min_sub, 2 * min_sub, "subnormal + subnormal");
   both((1u << mw) - 1, min_sub, 1u << mw, "largest subnormal + smallest is the smallest normal");
   both(1u << mw, sign | min_sub, (1u << mw) - 1, "smallest normal - smallest subnormal");
+}
+
+// A burst is its lanes: fp_add_burst against fp_add lane by lane, on random
+// bursts of every format; the bits above the burst are left alone.
+TEST(FpAddBurst, EqualsItsLanes) {
+  std::mt19937_64 rng(seed());
+  const FpFormat formats[3] = {kFp16, kBf16, kFp32};
+  for (uint32_t fmt = 0; fmt < 3; ++fmt) {
+    const FpFormat f = formats[fmt];
+    for (unsigned i = 0; i < 2000; ++i) {
+      const unsigned bits = 128u << (i % 3);  // 16..64-byte bursts
+      Wide a, b, y;
+      for (unsigned lsb = 0; lsb < bits; lsb += f.width()) {
+        const tb::OperandPair p = tb::fp_random_pair(f, rng);
+        a.set_lane(lsb, f.width(), p.a);
+        b.set_lane(lsb, f.width(), p.b);
+      }
+      for (unsigned w = bits / 64; w < Wide::kWords; ++w) y.w[w] = rng();
+      const Wide above = y;
+      fp_add_burst(fmt, a, b, y, bits);
+      for (unsigned lsb = 0; lsb < bits; lsb += f.width())
+        ASSERT_EQ(y.lane(lsb, f.width()), fp_add(f, a.lane(lsb, f.width()), b.lane(lsb, f.width())))
+            << name(f) << " lane at bit " << lsb;
+      for (unsigned w = bits / 64; w < Wide::kWords; ++w) ASSERT_EQ(y.w[w], above.w[w]);
+    }
+  }
+  Wide z;
+  EXPECT_THROW(fp_add_burst(3, z, z, z, 256), std::invalid_argument);
+  EXPECT_THROW(fp_add_burst(0, z, z, z, 192), std::invalid_argument);
+}
+
+// The host-FPU lanes refuse a host that does not round to nearest or that
+// flushes subnormals, instead of returning wrong sums.
+TEST(FpAddBurst, HostFloatingPointIsChecked) {
+  EXPECT_NO_THROW(fp_lanes_check_host());
+  for (int mode : {FE_UPWARD, FE_DOWNWARD, FE_TOWARDZERO}) {
+    ASSERT_EQ(std::fesetround(mode), 0);
+    EXPECT_THROW(fp_lanes_check_host(), std::runtime_error) << "rounding mode " << mode;
+    std::fesetround(FE_TONEAREST);
+  }
+#if defined(__SSE__)
+  const unsigned csr = _mm_getcsr();
+  _mm_setcsr(csr | 0x8040);  // FTZ and DAZ
+  EXPECT_THROW(fp_lanes_check_host(), std::runtime_error) << "FTZ/DAZ";
+  _mm_setcsr(csr);
+#endif
+  EXPECT_NO_THROW(fp_lanes_check_host());
 }
 
 // Named fp32 and fp16 cases, written out in hex so that they can be checked

@@ -19,7 +19,7 @@ struct Tag {
 };
 
 // The widths above 64 bits that a pin may have (each needs its own sc_bv<N>).
-inline constexpr unsigned kWidePinWidths[] = {128, 256, 512, 1024};
+inline constexpr unsigned kWidePinWidths[] = {128, 256, 512};  // up to Wide::kMaxBits
 
 inline std::string port_type_name(unsigned width) {
   if (width == 1) return "bool";
@@ -40,10 +40,9 @@ void with_port_type(const PinInfo& pin, F&& f) {
     case 128: return f(Tag<sc_dt::sc_bv<128>>{});
     case 256: return f(Tag<sc_dt::sc_bv<256>>{});
     case 512: return f(Tag<sc_dt::sc_bv<512>>{});
-    case 1024: return f(Tag<sc_dt::sc_bv<1024>>{});
   }
   throw std::invalid_argument(std::string("pin ") + pin.name + " is " + std::to_string(w) +
-                              " bits wide; allowed: 1..64, 128, 256, 512 or 1024");
+                              " bits wide; allowed: 1..64, 128, 256 or 512");
 }
 
 template <class T>

@@ -1,7 +1,10 @@
 // A bit vector for pins wider than 64 bits (a DRAM column burst is 256 bits
 // by default, T3 §5.1.1). Fixed capacity so that a block's input and output
 // structs stay trivially copyable: the co-simulation keeps a window of them
-// per cycle for mismatch waveforms.
+// per cycle for mismatch waveforms. 512 bits hold the widest column burst of
+// current DRAMs (64 B: DDR5, HBM3); the capacity is paid on every copy of a
+// block's inputs and outputs, and 1024 bits halved the near-bank ALU model's
+// speed (docs/blocks/near_bank_alu.md, Speed).
 #pragma once
 
 #include <array>
@@ -9,8 +12,8 @@
 
 namespace t3 {
 
-struct Wide {
-  static constexpr unsigned kMaxBits = 1024;
+struct alignas(16) Wide {  // 16: structs holding one are a whole number of vector moves
+  static constexpr unsigned kMaxBits = 512;
   static constexpr unsigned kWords = kMaxBits / 64;
   std::array<uint64_t, kWords> w{};
 
@@ -33,6 +36,17 @@ struct Wide {
     for (unsigned i = 0; i < kWords; ++i) {
       if (64 * i >= bits) w[i] = 0;
       else if (64 * (i + 1) > bits) w[i] &= (uint64_t{1} << (bits % 64)) - 1;
+    }
+  }
+  // Copies the bits below `bits` from src; the bits at or above stay as
+  // they are. A fixed number of masked word moves: a loop bounded by `bits`
+  // would become a variable-length memcpy, slow for 32 bytes.
+  void copy_low(const Wide& src, unsigned bits) {
+    for (unsigned i = 0; i < kWords; ++i) {
+      const uint64_t m = bits >= 64 * (i + 1) ? ~uint64_t{0}
+                         : bits <= 64 * i     ? 0
+                                              : (uint64_t{1} << (bits % 64)) - 1;
+      w[i] = (w[i] & ~m) | (src.w[i] & m);
     }
   }
   bool operator==(const Wide& o) const { return w == o.w; }

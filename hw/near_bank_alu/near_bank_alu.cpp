@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "common/bits.h"
+#include "near_bank_alu/fp_lanes.h"
 
 namespace t3 {
 namespace {
@@ -11,8 +12,7 @@ namespace {
 uint64_t byte_mask_word(const Wide& mask, unsigned w) {
   const uint64_t bits = (mask.w[w / 8] >> (8 * (w % 8))) & 0xff;
   uint64_t m = 0;
-  for (unsigned b = 0; b < 8; ++b)
-    if (bits >> b & 1) m |= uint64_t{0xff} << (8 * b);
+  for (unsigned b = 0; b < 8; ++b) m |= (0 - (bits >> b & 1)) & (uint64_t{0xff} << (8 * b));
   return m;
 }
 
@@ -55,13 +55,16 @@ std::optional<std::string> nb_command_fault(uint32_t op, uint32_t fmt) {
 
 NearBankAlu::NearBankAlu(const NearBankAluParams& params) : p_(params) {
   p_.validate();
+  fp_lanes_check_host();
   bg_mask_ = uint32_t(low_mask(p_.bg_w()));
   addr_mask_ = uint32_t(low_mask(p_.addr_w));
   stat_mask_ = uint32_t(low_mask(p_.stat_w));
-  wait_bg_.assign(p_.bg, 0);
 }
 
 NearBankAlu::Decision NearBankAlu::decide(const NearBankAluInputs& in) const {
+  if (memo_.valid && memo_.cmd_valid == in.cmd_valid && memo_.op == in.cmd_op &&
+      memo_.fmt == in.cmd_fmt && memo_.bg == in.cmd_bg && memo_.addr == in.cmd_addr)
+    return memo_.d;
   Decision d{};
   const uint32_t op = in.cmd_op & 3, fmt = in.cmd_fmt & 3;
   d.refused = refused(op, fmt);
@@ -69,31 +72,32 @@ NearBankAlu::Decision NearBankAlu::decide(const NearBankAluInputs& in) const {
   d.addr = in.cmd_addr & addr_mask_;
   // An address a younger write has not reached yet cannot be read; the write
   // four cycles older is forwarded (T3 §4.3: updates apply in order).
-  const bool cmd_reads = op == uint32_t(NbOp::read) || op == uint32_t(NbOp::add);
-  for (unsigned k = 1; k <= 3 && cmd_reads; ++k)
-    if (writes(st(k)) && st(k).bg == d.bg && st(k).addr == d.addr) d.hazard = true;
-  d.timing_ok = wait_any_ == 0 && wait_bg_[d.bg] == 0;
+  const uint64_t k = key(d.bg, d.addr);
+  d.hazard = (op == uint32_t(NbOp::read) || op == uint32_t(NbOp::add)) &&
+             (st(1).write_key == k || st(2).write_key == k || st(3).write_key == k);
+  d.timing_ok = now_ >= ready_any_ && now_ >= ready_bg_[d.bg];
   d.ready = d.refused || (d.timing_ok && !d.hazard);
   d.accept = in.cmd_valid && d.ready;
+  memo_ = Memo{true, in.cmd_valid, in.cmd_op, in.cmd_fmt, in.cmd_bg, in.cmd_addr, d};
   return d;
 }
 
-Wide NearBankAlu::merged_rdata(const Wide& bank_rdata) const {
-  if (!fwd_valid_ || fwd_bg_ != st(2).bg || fwd_addr_ != st(2).addr) return bank_rdata;
-  Wide r;
-  for (unsigned w = 0; w < (p_.data_w() + 63) / 64; ++w) {
+void NearBankAlu::merge_rdata(const Wide& bank_rdata, Wide& r) const {
+  const unsigned dw = p_.data_w();
+  r.copy_low(bank_rdata, dw);
+  if (!fwd_valid_ || fwd_bg_ != st(2).bg || fwd_addr_ != st(2).addr) return;
+  for (unsigned w = 0; w < dw / 64; ++w) {
     const uint64_t m = byte_mask_word(fwd_mask_, w);
-    r.w[w] = (fwd_data_.w[w] & m) | (bank_rdata.w[w] & ~m);
+    r.w[w] = (fwd_data_.w[w] & m) | (r.w[w] & ~m);
   }
-  return r;
 }
 
 NearBankAluOutputs NearBankAlu::eval(const NearBankAluInputs& in) const {
   const Decision d = decide(in);
   NearBankAluOutputs o;
   o.cmd_ready = d.ready;
-  for (unsigned g = 0; g < p_.bg; ++g)
-    if (wait_any_ == 0 && wait_bg_[g] == 0) o.bg_ready |= 1u << g;
+  if (now_ >= ready_any_)
+    for (unsigned g = 0; g < p_.bg; ++g) o.bg_ready |= uint32_t(now_ >= ready_bg_[g]) << g;
   if (reads(st(1))) {
     o.bank_rd = true;
     o.bank_rd_bg = st(1).bg;
@@ -104,6 +108,8 @@ NearBankAluOutputs NearBankAlu::eval(const NearBankAluInputs& in) const {
     o.bank_wr = true;
     o.bank_wr_bg = s.bg;
     o.bank_wr_addr = s.addr;
+    // Stored Wides are zero above the burst (filled by copy_low from the
+    // pins), so whole copies are exact, and cheaper than masked ones.
     o.bank_wdata = s.data;
     o.bank_wmask = s.mask;
   }
@@ -121,16 +127,18 @@ NearBankAluOutputs NearBankAlu::eval(const NearBankAluInputs& in) const {
 
 void NearBankAlu::clock(const NearBankAluInputs& in) {
   if (!in.rst_n) {
+    memo_.valid = false;
     for (Stage& s : ring_) s = Stage{};
     fwd_valid_ = rsp_valid_ = err_ = false;
     fwd_bg_ = fwd_addr_ = 0;
     fwd_data_ = fwd_mask_ = rsp_data_ = Wide{};
-    wait_any_ = 0;
-    std::fill(wait_bg_.begin(), wait_bg_.end(), 0);
+    now_ = ready_any_ = 0;
+    ready_bg_.fill(0);
     stat_reads_ = stat_stores_ = stat_adds_ = stat_refused_ = stat_hazard_ = stat_timing_ = 0;
     return;
   }
   const Decision d = decide(in);
+  memo_.valid = false;  // the state it was made on changes at this edge
   auto bump = [this](uint32_t& c) { c = (c + 1) & stat_mask_; };
 
   // S2 -> S3: the bank's data (with the last write merged) meets the
@@ -138,15 +146,14 @@ void NearBankAlu::clock(const NearBankAluInputs& in) {
   Stage& s2 = st(2);
   rsp_valid_ = s2.valid && s2.op == NbOp::read;
   if (reads(s2)) {
-    const Wide old = merged_rdata(in.bank_rdata);
     if (s2.op == NbOp::read) {
-      rsp_data_ = old;
+      merge_rdata(in.bank_rdata, rsp_data_);
     } else {
-      // The sum replaces the command's data from here on.
-      const FpFormat f = *nb_format(s2.fmt);
-      const unsigned w = f.width();
-      for (unsigned lsb = 0; lsb < p_.data_w(); lsb += w)
-        s2.data.set_lane(lsb, w, fp_add(f, old.lane(lsb, w), s2.data.lane(lsb, w)));
+      Wide& old = scratch_;
+      merge_rdata(in.bank_rdata, old);
+      // The sum replaces the command's data from here on (fp_lanes.h: the
+      // same bits as fp_add(), on the host FPU).
+      fp_add_burst(s2.fmt, old, s2.data, s2.data, p_.data_w());
     }
   }
   // The write of this cycle, forwarded into the next cycle's read data
@@ -159,36 +166,35 @@ void NearBankAlu::clock(const NearBankAluInputs& in) {
     fwd_data_ = s5.data;
     fwd_mask_ = s5.mask;
   }
-  // Every stage moves on: stage 5 leaves and becomes the new stage 1.
-  head_ = (head_ + 5) % 6;
+  // Every stage moves on: stage k becomes stage k+1, a free slot stage 1.
+  head_ = (head_ + 7) & 7;
   Stage& s1 = st(1);
   s1.valid = false;
   s1.op = NbOp::read;
   s1.fmt = s1.bg = s1.addr = 0;
+  s1.write_key = kNoKey;
   if (d.accept && !d.refused) {
     s1.valid = true;
     s1.op = NbOp(in.cmd_op & 3);
     s1.fmt = in.cmd_fmt & 3;
     s1.bg = d.bg;
     s1.addr = d.addr;
-    s1.data = in.cmd_data;
-    s1.data.truncate(p_.data_w());
-    s1.mask = in.cmd_mask;
-    s1.mask.truncate(p_.burst_bytes);
-  } else {
-    s1.data = Wide{};
-    s1.mask = Wide{};
+    if (writes(s1)) s1.write_key = key(d.bg, d.addr);
+    // Bits above the burst stay zero in every stored Wide, so copying the
+    // burst's own words is enough.
+    s1.data.copy_low(in.cmd_data, p_.data_w());
+    s1.mask.copy_low(in.cmd_mask, p_.burst_bytes);
   }
+  // An empty stage's data is never looked at (every use is qualified by
+  // its valid bit), so it is not cleared.
 
   // Bank timing (T3 §5.1.1): tCCDS between any two column commands; tCCDL
   // within a bank group, tCCDWL after an op-and-store.
-  if (wait_any_ > 0) --wait_any_;
-  for (uint32_t& w : wait_bg_)
-    if (w > 0) --w;
   if (d.accept && !d.refused) {
-    wait_any_ = p_.t_ccds - 1;
-    wait_bg_[d.bg] = (s1.op == NbOp::add ? p_.t_ccdwl : p_.t_ccdl) - 1;
+    ready_any_ = now_ + p_.t_ccds;
+    ready_bg_[d.bg] = now_ + (s1.op == NbOp::add ? p_.t_ccdwl : p_.t_ccdl);
   }
+  ++now_;
 
   if (in.err_clear) err_ = false;
   if (d.accept) {

@@ -23,10 +23,10 @@
 // cycles). The C++ model and rtl/near_bank_alu.sv are cycle- and bit-exact.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <string>
-#include <vector>
 
 #include "common/params.h"
 #include "common/wide.h"
@@ -97,10 +97,16 @@ class NearBankAlu {
   void clock(const NearBankAluInputs& in);
 
  private:
+  // A bank group and address as one compare; kNoKey matches no command.
+  static constexpr uint64_t kNoKey = ~uint64_t{0};
+  static uint64_t key(uint32_t bg, uint32_t addr) { return uint64_t(bg) << 32 | addr; }
   struct Stage {
     bool valid = false;
     NbOp op = NbOp::read;
     uint32_t fmt = 0, bg = 0, addr = 0;
+    // key() of the address it writes, if it writes; beside the fields above
+    // (one cache line) for the hazard check every cycle.
+    uint64_t write_key = kNoKey;
     Wide data, mask;  // S3 on: for an ADD, data is the sum
   };
   struct Decision {
@@ -108,18 +114,29 @@ class NearBankAlu {
     uint32_t bg, addr;
   };
   Decision decide(const NearBankAluInputs& in) const;
+  // eval() and the clock() that follows it see the same command: decide()
+  // remembers its last decision, with the command fields it depends on,
+  // until the state changes at the clock edge.
+  struct Memo {
+    bool valid = false, cmd_valid = false;
+    uint32_t op = 0, fmt = 0, bg = 0, addr = 0;
+    Decision d{};
+  };
+  mutable Memo memo_;
   bool reads(const Stage& s) const { return s.valid && (s.op == NbOp::read || s.op == NbOp::add); }
   bool writes(const Stage& s) const { return s.valid && (s.op == NbOp::store || s.op == NbOp::add); }
-  Wide merged_rdata(const Wide& bank_rdata) const;
+  // The bank's data with the last write merged in, into r (burst bits only).
+  void merge_rdata(const Wide& bank_rdata, Wide& r) const;
 
   // The command accepted k cycles ago (k = 1..5): a ring, so that a clock
   // moves an index rather than five bursts.
-  Stage& st(unsigned k) { return ring_[(head_ + k) % 6]; }
-  const Stage& st(unsigned k) const { return ring_[(head_ + k) % 6]; }
+  // Eight slots for five stages: an index mask instead of a division.
+  Stage& st(unsigned k) { return ring_[(head_ + k) & 7]; }
+  const Stage& st(unsigned k) const { return ring_[(head_ + k) & 7]; }
 
   NearBankAluParams p_;
   uint32_t bg_mask_, addr_mask_, stat_mask_;
-  Stage ring_[6];
+  Stage ring_[8];
   unsigned head_ = 0;
   // The write of the cycle before (for forwarding into a read of the same address).
   bool fwd_valid_ = false;
@@ -127,9 +144,13 @@ class NearBankAlu {
   Wide fwd_data_, fwd_mask_;
   bool rsp_valid_ = false;
   Wide rsp_data_;
-  // Cycles until any column command / one to bank group g may issue.
-  uint32_t wait_any_ = 0;
-  std::vector<uint32_t> wait_bg_;
+  Wide scratch_;  // an ADD's old burst (a member: no 128-byte temporary per cycle)
+  // Bank timing as the cycle from which any column command / one to bank
+  // group g may issue (the RTL counts the wait down; the same cycles, and
+  // nothing to count down every cycle here). now_ counts cycles since reset.
+  uint64_t now_ = 0;
+  uint64_t ready_any_ = 0;
+  std::array<uint64_t, 16> ready_bg_{};  // BG <= 16 (near_bank_alu_params.def)
   bool err_ = false;
   uint32_t stat_reads_ = 0, stat_stores_ = 0, stat_adds_ = 0, stat_refused_ = 0;
   uint32_t stat_hazard_ = 0, stat_timing_ = 0;
