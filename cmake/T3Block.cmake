@@ -81,6 +81,23 @@ function(t3_hw_block block)
   list(FILTER srcs EXCLUDE REGEX "_sc\\.cpp$")
   add_library(t3_${block} ${srcs})
   target_include_directories(t3_${block} PUBLIC "${CMAKE_CURRENT_SOURCE_DIR}")
+  target_link_libraries(t3_${block} PUBLIC t3_common)
+  # Registers from one description: a changed hw/<block>/<block>_regs.yaml
+  # (or generator) regenerates the committed files before the model builds;
+  # ctest reggen_check fails on a generated file edited by hand.
+  set(regs_yaml "${CMAKE_CURRENT_SOURCE_DIR}/${block}/${block}_regs.yaml")
+  if(EXISTS "${regs_yaml}")
+    file(GLOB reggen_templates CONFIGURE_DEPENDS "${PROJECT_SOURCE_DIR}/scripts/reggen/*.j2")
+    set(stamp "${CMAKE_CURRENT_BINARY_DIR}/${block}_reggen.stamp")
+    add_custom_command(OUTPUT "${stamp}"
+      COMMAND ${Python3_EXECUTABLE} "${PROJECT_SOURCE_DIR}/scripts/reggen.py" --block ${block}
+      COMMAND ${CMAKE_COMMAND} -E touch "${stamp}"
+      DEPENDS "${regs_yaml}" "${PROJECT_SOURCE_DIR}/scripts/reggen.py" ${reggen_templates}
+      COMMENT "Registers of ${block} from ${block}_regs.yaml"
+      VERBATIM)
+    add_custom_target(${block}_reggen DEPENDS "${stamp}")
+    add_dependencies(t3_${block} ${block}_reggen)
+  endif()
   t3_target_options(t3_${block})
   add_library(t3_${block}_sc "${block}/${block}_sc.cpp")
   target_link_libraries(t3_${block}_sc PUBLIC t3_${block} PkgConfig::SYSTEMC)
@@ -195,6 +212,31 @@ function(t3_block_cosim block)
       t3_target_options(${block}_${kind})
     endif()
   endforeach()
+
+  # The generated register block against the C++ register file, every cycle
+  # (testbench/common/reg_top_cosim_test.cpp, built per block).
+  if(EXISTS "${PROJECT_SOURCE_DIR}/rtl/${block}_reg_top.sv")
+    add_library(${block}_reg_top_rtl STATIC)
+    verilate(${block}_reg_top_rtl PREFIX V${block}_reg_top TOP_MODULE ${block}_reg_top
+      DIRECTORY "${CMAKE_CURRENT_BINARY_DIR}/${block}_reg_top"
+      SOURCES "${PROJECT_SOURCE_DIR}/rtl/reg_apb.sv" "${PROJECT_SOURCE_DIR}/rtl/${block}_reg_pkg.sv"
+        "${PROJECT_SOURCE_DIR}/rtl/${block}_reg_top.sv"
+      VERILATOR_ARGS -O3 --x-assign fast --x-initial fast -Wall)
+    add_dependencies(${block}_reg_top_rtl ${block}_reggen)
+    t3_verilated_target(${block}_reg_top_rtl)
+    set(exe ${block}_reg_top_cosim_test)
+    add_executable(${exe} "${CMAKE_CURRENT_SOURCE_DIR}/common/reg_top_cosim_test.cpp")
+    target_compile_definitions(${exe} PRIVATE T3_REGS=t3::${camel}Regs
+      T3_REGS_HEADER="${block}/${block}_regs.h" T3_REG_TOP=V${block}_reg_top
+      T3_REG_TOP_HEADER="V${block}_reg_top.h")
+    target_include_directories(${exe} SYSTEM PRIVATE ${VERILATOR_ROOT}/include
+      ${VERILATOR_ROOT}/include/vltstd)
+    target_link_libraries(${exe} PRIVATE ${block}_reg_top_rtl t3_${block} GTest::gtest_main)
+    t3_target_options(${exe})
+    add_dependencies(t3_sanitize_targets ${exe})
+    add_test(NAME ${block}_reg_top_cosim COMMAND ${exe})
+    set_tests_properties(${block}_reg_top_cosim PROPERTIES LABELS "cosim;sanitize")
+  endif()
 endfunction()
 
 # Unit tests of the cycle model (every tests/<block>_*test.cpp, linked with
@@ -217,4 +259,25 @@ function(t3_block_tests block)
       "${PROJECT_SOURCE_DIR}/rtl/${block}.sv")
   add_test(NAME ${block}_params
     COMMAND ${Python3_EXECUTABLE} "${PROJECT_SOURCE_DIR}/scripts/check_params.py" --block ${block})
+  # The generated register block (scripts/reggen.py): lint, and synthesis
+  # without latches.
+  set(reg_rtl "${PROJECT_SOURCE_DIR}/rtl/reg_apb.sv" "${PROJECT_SOURCE_DIR}/rtl/${block}_reg_pkg.sv"
+    "${PROJECT_SOURCE_DIR}/rtl/${block}_reg_top.sv")
+  if(EXISTS "${PROJECT_SOURCE_DIR}/rtl/${block}_reg_top.sv")
+    # The map against the access rules (tests/regs_test.cpp, built per block).
+    t3_camel(${block} camel)
+    add_executable(${block}_regs_test "${PROJECT_SOURCE_DIR}/tests/regs_test.cpp")
+    target_compile_definitions(${block}_regs_test PRIVATE T3_REGS=t3::${camel}Regs
+      T3_REGS_HEADER="${block}/${block}_regs.h")
+    target_link_libraries(${block}_regs_test PRIVATE t3_${block} GTest::gtest_main)
+    t3_target_options(${block}_regs_test)
+    add_dependencies(t3_sanitize_targets ${block}_regs_test)
+    add_test(NAME ${block}_regs COMMAND ${block}_regs_test)
+    set_tests_properties(${block}_regs PROPERTIES LABELS "unit;sanitize")
+    string(JOIN " " reg_rtl_words ${reg_rtl})
+    add_test(NAME ${block}_reg_lint
+      COMMAND ${VERILATOR_EXE} --lint-only -Wall ${reg_rtl} --top-module ${block}_reg_top)
+    add_test(NAME ${block}_reg_synth
+      COMMAND ${YOSYS_EXE} -q -p "read_verilog -sv ${reg_rtl_words}; synth -top ${block}_reg_top; check -assert; select -assert-none t:$_DLATCH* t:$dlatch*")
+  endif()
 endfunction()

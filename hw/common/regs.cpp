@@ -1,0 +1,114 @@
+#include "common/regs.h"
+
+#include <stdexcept>
+
+namespace t3 {
+
+const char* to_string(RegAccess a) {
+  switch (a) {
+    case RegAccess::rw: return "RW";
+    case RegAccess::ro: return "RO";
+    case RegAccess::w1c: return "W1C";
+    case RegAccess::w1p: return "W1P";
+  }
+  return "?";
+}
+
+const char* to_string(RegStatus s) {
+  switch (s) {
+    case RegStatus::ok: return "ok";
+    case RegStatus::address_error: return "address error (no register at this offset)";
+    case RegStatus::byte_enable_error: return "byte-enable error (registers take whole words)";
+    case RegStatus::command_error: return "command error (the register is read-only)";
+    case RegStatus::busy_error: return "busy error (the register is locked while the block is busy)";
+  }
+  return "?";
+}
+
+uint32_t RegInfo::mask(RegAccess a) const {
+  uint32_t m = 0;
+  for (unsigned f = 0; f < n_fields; ++f)
+    if (fields[f].access == a) m |= fields[f].mask();
+  return m;
+}
+
+uint32_t RegInfo::reset() const {
+  uint32_t v = 0;
+  for (unsigned f = 0; f < n_fields; ++f) v |= (fields[f].reset << fields[f].lsb) & fields[f].mask();
+  return v;
+}
+
+const RegField* RegInfo::field(const std::string& name) const {
+  for (unsigned f = 0; f < n_fields; ++f)
+    if (name == fields[f].name) return &fields[f];
+  return nullptr;
+}
+
+RegFile::RegFile(const RegInfo* regs, unsigned n_regs)
+    : regs_(regs), n_(n_regs), q_(n_regs), ro_(n_regs), pulse_(n_regs), next_pulse_(n_regs),
+      set_(n_regs) {
+  for (unsigned r = 0; r < n_; ++r) {
+    const RegInfo& i = regs_[r];
+    if (i.offset % 4 || i.offset >= kRegWindowBytes)
+      throw std::invalid_argument(std::string("register ") + i.name + ": offset " +
+                                  std::to_string(i.offset) +
+                                  " is not a word offset inside the 4 KiB window");
+  }
+  reset();
+}
+
+int RegFile::find(uint32_t offset) const {
+  if (offset % 4) return -1;
+  for (unsigned r = 0; r < n_; ++r)
+    if (regs_[r].offset == offset) return int(r);
+  return -1;
+}
+
+int RegFile::find(const std::string& name) const {
+  for (unsigned r = 0; r < n_; ++r)
+    if (name == regs_[r].name) return int(r);
+  return -1;
+}
+
+RegStatus RegFile::write(uint32_t offset, uint32_t data, uint32_t strb, bool busy) {
+  // The same order of checks as the generated RTL (rtl/<block>_reg_top.sv).
+  const int r = find(offset);
+  if (r < 0) return RegStatus::address_error;
+  if ((strb & 0xF) != 0xF) return RegStatus::byte_enable_error;
+  const RegInfo& i = regs_[r];
+  const uint32_t rw = i.mask(RegAccess::rw), w1c = i.mask(RegAccess::w1c),
+                 w1p = i.mask(RegAccess::w1p);
+  if ((rw | w1c | w1p) == 0) return RegStatus::command_error;
+  if (i.busy_locked && busy) return RegStatus::busy_error;
+  q_[r] = (q_[r] & ~rw & ~(data & w1c)) | (data & rw);
+  next_pulse_[r] |= data & w1p;
+  return RegStatus::ok;
+}
+
+RegStatus RegFile::read(uint32_t offset, uint32_t& data) const {
+  const int r = find(offset);
+  data = 0;
+  if (r < 0) return RegStatus::address_error;
+  const RegInfo& i = regs_[r];
+  data = (q_[r] & (i.mask(RegAccess::rw) | i.mask(RegAccess::w1c))) | ro_[r];
+  return RegStatus::ok;
+}
+
+void RegFile::clock() {
+  for (unsigned r = 0; r < n_; ++r) {
+    q_[r] |= set_[r];
+    set_[r] = 0;
+    pulse_[r] = next_pulse_[r];
+    next_pulse_[r] = 0;
+  }
+}
+
+void RegFile::reset() {
+  for (unsigned r = 0; r < n_; ++r) {
+    const RegInfo& i = regs_[r];
+    q_[r] = i.reset() & (i.mask(RegAccess::rw) | i.mask(RegAccess::w1c));
+    ro_[r] = pulse_[r] = next_pulse_[r] = set_[r] = 0;
+  }
+}
+
+}  // namespace t3

@@ -1,0 +1,134 @@
+// A block's register file, driven by the tables scripts/reggen.py generates
+// from hw/<block>/<block>_regs.yaml (the one register description). The
+// access rules live here once, for every block; the generated
+// rtl/<block>_reg_top.sv implements the same rules for the APB port.
+//
+// Rules (docs/registers/README.md):
+// - 32-bit registers at word-aligned offsets in a 4 KiB window; any other
+//   address in the window answers an address error;
+// - writes are whole words: a byte strobe other than 0xF is a byte-enable
+//   error; reads ignore the strobe;
+// - a write to a register without a writable field is a command error;
+// - a write to a register marked busy-locked while the block reports busy
+//   is refused (busy error);
+// - an access that errs changes nothing; reserved bits read 0;
+// - field kinds: RW (software's value, to the hardware), RO (the hardware's
+//   value), W1C (set by a hardware event, cleared by writing 1; a set and a
+//   clear in one cycle leave it set), W1P (writing 1 pulses the hardware for
+//   one cycle; reads 0).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace t3 {
+
+enum class RegAccess : uint8_t { rw, ro, w1c, w1p };
+enum class RegStatus : uint8_t { ok, address_error, byte_enable_error, command_error, busy_error };
+
+const char* to_string(RegAccess a);
+const char* to_string(RegStatus s);
+
+inline constexpr uint32_t kRegWindowBytes = 0x1000;
+
+struct RegField {
+  const char* name;
+  unsigned lsb, width;
+  RegAccess access;
+  uint32_t reset;
+  uint32_t mask() const { return (width >= 32 ? ~0u : ((1u << width) - 1)) << lsb; }
+};
+
+struct RegInfo {
+  const char* name;
+  uint32_t offset;
+  bool busy_locked;
+  const RegField* fields;
+  unsigned n_fields;
+  uint32_t mask(RegAccess a) const;  // the bits of fields of this kind
+  uint32_t reset() const;
+  const RegField* field(const std::string& name) const;  // nullptr if none
+};
+
+// The register values of one block, as the hardware holds them. In a
+// cycle the block's hardware reads the RW/W1C values (q) and the W1P pulses
+// and gives its RO values (set_ro) and W1C set events (hw_set); a software
+// access is applied at the cycle's clock edge, as the RTL's access phase:
+// write() and read(), then clock(). After the edge q() shows a write, and
+// pulses() shows a W1P write for exactly that one cycle; set events apply
+// at the edge after any clear of the same cycle (set wins).
+class RegFile {
+ public:
+  RegFile(const RegInfo* regs, unsigned n_regs);
+
+  unsigned size() const { return n_; }
+  const RegInfo& info(unsigned r) const { return regs_[r]; }
+  // The register at a byte offset, or -1.
+  int find(uint32_t offset) const;
+  int find(const std::string& name) const;
+
+  // One software access: a TLM transaction, or an APB access phase. A
+  // write changes q() at once (call it at the edge); its W1P pulses start
+  // at the next clock(). read() gives the value an APB read returns in the
+  // access phase: RO bits as last set_ro(), W1P bits 0, reserved bits 0.
+  RegStatus write(uint32_t offset, uint32_t data, uint32_t strb, bool busy);
+  RegStatus read(uint32_t offset, uint32_t& data) const;
+
+  // The hardware's side.
+  uint32_t q(unsigned r) const { return q_[r]; }          // RW and W1C bits
+  uint32_t pulses(unsigned r) const { return pulse_[r]; }  // W1P bits of this cycle
+  void set_ro(unsigned r, uint32_t v) { ro_[r] = v & regs_[r].mask(RegAccess::ro); }
+  void hw_set(unsigned r, uint32_t bits) { set_[r] |= bits & regs_[r].mask(RegAccess::w1c); }
+  void clock();  // applies this cycle's set events; ends its pulses
+  void reset();
+
+ private:
+  const RegInfo* regs_;
+  unsigned n_;
+  std::vector<uint32_t> q_, ro_, pulse_, next_pulse_, set_;
+};
+
+// The generated tables drive the packing: Map is a block's <Camel>RegMap
+// (kInfo, and kReg2Hw / kHw2Reg: each struct member with its register and
+// field), so no block has code of its own for it.
+
+// RW and W1C values and this cycle's W1P pulses, as the core reads them.
+template <class Map, class Reg2Hw>
+Reg2Hw regs_reg2hw(const RegFile& rf) {
+  Reg2Hw o{};
+  for (unsigned k = 0; k < Map::kReg2HwCount; ++k) {
+    const auto& m = Map::kReg2Hw[k];
+    const RegField& f = Map::kInfo[m.reg].fields[m.field];
+    const uint32_t v = f.access == RegAccess::w1p ? rf.pulses(m.reg) : rf.q(m.reg);
+    o.*m.member = (v & f.mask()) >> f.lsb;
+  }
+  return o;
+}
+
+// The core's RO values (for this cycle's reads) and W1C set events (for
+// this cycle's edge). INTR_TEST's pulses set INTR_STATE like events.
+template <class Map, class Hw2Reg>
+void regs_hw2reg(RegFile& rf, const Hw2Reg& h) {
+  uint32_t ro[Map::kCount] = {}, set[Map::kCount] = {};
+  for (unsigned k = 0; k < Map::kHw2RegCount; ++k) {
+    const auto& m = Map::kHw2Reg[k];
+    const RegField& f = Map::kInfo[m.reg].fields[m.field];
+    const uint32_t v = (h.*m.member << f.lsb) & f.mask();
+    (f.access == RegAccess::ro ? ro : set)[m.reg] |= v;
+  }
+  if (Map::kIntrState >= 0) set[Map::kIntrState] |= rf.pulses(unsigned(Map::kIntrTest));
+  for (unsigned r = 0; r < Map::kCount; ++r) {
+    if (Map::kInfo[r].mask(RegAccess::ro)) rf.set_ro(r, ro[r]);
+    if (set[r]) rf.hw_set(r, set[r]);
+  }
+}
+
+// intr_o: an enabled interrupt is pending.
+template <class Map>
+bool regs_intr(const RegFile& rf) {
+  return Map::kIntrState >= 0 &&
+         (rf.q(unsigned(Map::kIntrState)) & rf.q(unsigned(Map::kIntrEnable))) != 0;
+}
+
+}  // namespace t3
