@@ -13,7 +13,7 @@ The generated files are committed. --check writes nothing and fails, naming
 the file, when a committed file differs from what the description gives
 (stale, or edited by hand); ctest runs it (reggen_check).
 
-usage: scripts/reggen.py [--block B ...] [--check] [--out DIR]
+usage: scripts/reggen.py [--block B ...] [--check] [--out DIR] [--desc FILE]
 """
 import argparse
 import difflib
@@ -50,8 +50,8 @@ def parse_bits(where, bits):
     return msb, lsb
 
 
-def load(block):
-    path = os.path.join(ROOT, "hw", block, block + "_regs.yaml")
+def load(block, path=None):
+    path = path or os.path.join(ROOT, "hw", block, block + "_regs.yaml")
     if not os.path.exists(path):
         fail(path, "no register description")
     d = yaml.safe_load(open(path, encoding="utf-8"))
@@ -150,12 +150,12 @@ def blocks():
                   if os.path.exists(os.path.join(ROOT, "hw", b, b + "_regs.yaml")))
 
 
-def render(block):
+def render(block, path=None):
     env = jinja2.Environment(loader=jinja2.FileSystemLoader(TEMPLATES), keep_trailing_newline=True,
                              trim_blocks=True, lstrip_blocks=True, undefined=jinja2.StrictUndefined)
     env.filters["hex"] = lambda v, n=8: "0x%0*X" % (n, v)
     env.filters["bitwise_or"] = lambda a, b: a | b
-    desc = load(block)
+    desc = load(block, path)
     return {out: env.get_template(tpl).render(**desc) for tpl, out in outputs(block).items()}
 
 
@@ -164,15 +164,22 @@ def main():
     ap.add_argument("--block", action="append", help="a block (default: every hw/<b>/<b>_regs.yaml)")
     ap.add_argument("--check", action="store_true", help="compare with the committed files, write nothing")
     ap.add_argument("--out", default=ROOT, help="where to write (default: the source tree)")
+    ap.add_argument("--desc", help="read this description instead of hw/<B>/<B>_regs.yaml (one --block; "
+                                   "for trying a description out, with --out)")
     a = ap.parse_args()
+    if a.desc:
+        if not a.block or len(a.block) != 1:
+            sys.exit("reggen: --desc needs exactly one --block")
+        if os.path.abspath(a.out) == ROOT and not a.check:
+            sys.exit("reggen: --desc writes only with --out DIR (not into the source tree)")
     known = blocks()
     todo = a.block or known
     stale = []
     for b in todo:
-        if b not in known:
+        if b not in known and not a.desc:
             sys.exit("reggen: no hw/%s/%s_regs.yaml; blocks with registers: %s" % (b, b, ", ".join(known)))
         try:
-            files = render(b)
+            files = render(b, a.desc)
         except DescError as e:
             sys.exit("reggen: %s" % e)
         for rel, text in files.items():
