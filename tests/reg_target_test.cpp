@@ -11,6 +11,7 @@
 #include <tlm_utils/simple_initiator_socket.h>
 
 #include "common/reg_target.h"
+#include "common/tlm_word.h"
 #include "tracker/tracker_regs.h"
 
 namespace t3 {
@@ -26,14 +27,8 @@ struct Host : sc_core::sc_module {
     unsigned char buf[8] = {};
     std::memcpy(buf, &data, 4);
     tlm::tlm_generic_payload t;
-    t.set_command(cmd);
-    t.set_address(addr);
-    t.set_data_ptr(buf);
-    t.set_data_length(length);
-    t.set_streaming_width(length);
-    t.set_byte_enable_ptr(const_cast<unsigned char*>(be));
+    word_payload(t, cmd == tlm::TLM_WRITE_COMMAND, addr, buf, be, length);
     t.set_byte_enable_length(be_length);
-    t.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
     sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
     socket->b_transport(t, delay);
     last_delay = delay;

@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "common/tlm_word.h"
 #include "t3/hal.h"
 
 namespace t3 {
@@ -40,13 +41,7 @@ int Host::access(bool write, uint32_t addr, uint32_t& value) {
   unsigned char buf[4];
   std::memcpy(buf, &value, 4);
   tlm::tlm_generic_payload t;
-  t.set_command(write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND);
-  t.set_address(addr);
-  t.set_data_ptr(buf);
-  t.set_data_length(4);
-  t.set_streaming_width(4);
-  t.set_byte_enable_ptr(nullptr);
-  t.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+  word_payload(t, write, addr, buf);
   sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
   const std::string when = sc_core::sc_time_stamp().to_string();
   socket->b_transport(t, delay);

@@ -18,6 +18,7 @@
 #include "apb_checker.h"
 #include "common/reg_target.h"
 #include "common/tlm_apb_bridge.h"
+#include "common/tlm_word.h"
 #include "tracker/tracker_regs.h"
 
 namespace t3::tb {
@@ -35,14 +36,7 @@ struct Host : sc_core::sc_module {
     unsigned char buf[4];
     std::memcpy(buf, &data, 4);
     tlm::tlm_generic_payload t;
-    t.set_command(write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND);
-    t.set_address(addr);
-    t.set_data_ptr(buf);
-    t.set_data_length(4);
-    t.set_streaming_width(4);
-    t.set_byte_enable_ptr(const_cast<unsigned char*>(be));
-    t.set_byte_enable_length(be ? 4 : 0);
-    t.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+    word_payload(t, write, addr, buf, be);
     sc_core::sc_time d = sc_core::SC_ZERO_TIME;
     s->b_transport(t, d);
     std::memcpy(&data, buf, 4);
