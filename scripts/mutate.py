@@ -49,6 +49,20 @@ def copy_tree(dst):
     """The files git knows (tracked, and untracked but not ignored), as they are now."""
     files = subprocess.run(["git", "ls-files", "--cached", "--others", "--exclude-standard", "-z"],
                            cwd=ROOT, capture_output=True, check=True).stdout.split(b"\0")
+    keep = {f.decode() for f in files if f}
+    # A file an earlier tree had and this one has not (moved, deleted) must go
+    # too: the build globs source folders and would compile it. The copy's
+    # build folders are the only other files there.
+    if os.path.isdir(dst):
+        for top, dirs, names in os.walk(dst):
+            rel_top = os.path.relpath(top, dst)
+            if rel_top.split(os.sep)[0].startswith("build"):
+                dirs[:] = []
+                continue
+            for n in names:
+                rel = os.path.normpath(os.path.join(rel_top, n))
+                if rel not in keep:
+                    os.remove(os.path.join(top, n))
     for f in files:
         if not f:
             continue
