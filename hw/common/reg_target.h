@@ -23,6 +23,7 @@
 #include <tlm_utils/simple_target_socket.h>
 
 #include "common/regs.h"
+#include "common/tlm_word.h"
 
 namespace t3 {
 
@@ -48,13 +49,8 @@ class RegTarget : public sc_core::sc_module {
 
   tlm::tlm_response_status answer(tlm::tlm_generic_payload& t) {
     if (t.get_command() == tlm::TLM_IGNORE_COMMAND) return tlm::TLM_OK_RESPONSE;
-    if (t.get_data_length() != 4 || (t.get_streaming_width() != 0 && t.get_streaming_width() != 4))
-      return tlm::TLM_BURST_ERROR_RESPONSE;
-    if (const unsigned char* be = t.get_byte_enable_ptr()) {
-      const unsigned n = t.get_byte_enable_length();
-      for (unsigned i = 0; i < 4; ++i)
-        if (n == 0 || be[i % n] != TLM_BYTE_ENABLED) return tlm::TLM_BYTE_ENABLE_ERROR_RESPONSE;
-    }
+    if (!is_word(t)) return tlm::TLM_BURST_ERROR_RESPONSE;
+    if (byte_strobe(t) != 0xF) return tlm::TLM_BYTE_ENABLE_ERROR_RESPONSE;
     const uint64_t a = t.get_address();
     const uint32_t offset = a < kRegWindowBytes ? uint32_t(a) : kRegWindowBytes;  // out: no register
     uint32_t v = 0;

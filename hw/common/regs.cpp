@@ -46,13 +46,15 @@ const RegField* RegInfo::field(const std::string& name) const {
 
 RegFile::RegFile(const RegInfo* regs, unsigned n_regs)
     : regs_(regs), n_(n_regs), q_(n_regs), ro_(n_regs), pulse_(n_regs), next_pulse_(n_regs),
-      set_(n_regs) {
+      set_(n_regs), masks_(n_regs) {
   for (unsigned r = 0; r < n_; ++r) {
     const RegInfo& i = regs_[r];
     if (i.offset % 4 || i.offset >= kRegWindowBytes)
       throw std::invalid_argument(std::string("register ") + i.name + ": offset " +
                                   std::to_string(i.offset) +
                                   " is not a word offset inside the 4 KiB window");
+    for (RegAccess a : {RegAccess::rw, RegAccess::ro, RegAccess::w1c, RegAccess::w1p})
+      masks_[r][unsigned(a)] = i.mask(a);
   }
   reset();
 }
@@ -75,11 +77,10 @@ RegStatus RegFile::write(uint32_t offset, uint32_t data, uint32_t strb, bool bus
   const int r = find(offset);
   if (r < 0) return RegStatus::address_error;
   if ((strb & 0xF) != 0xF) return RegStatus::byte_enable_error;
-  const RegInfo& i = regs_[r];
-  const uint32_t rw = i.mask(RegAccess::rw), w1c = i.mask(RegAccess::w1c),
-                 w1p = i.mask(RegAccess::w1p);
+  const uint32_t rw = mask(r, RegAccess::rw), w1c = mask(r, RegAccess::w1c),
+                 w1p = mask(r, RegAccess::w1p);
   if ((rw | w1c | w1p) == 0) return RegStatus::command_error;
-  if (i.busy_locked && busy) return RegStatus::busy_error;
+  if (regs_[r].busy_locked && busy) return RegStatus::busy_error;
   q_[r] = (q_[r] & ~rw & ~(data & w1c)) | (data & rw);
   next_pulse_[r] |= data & w1p;
   return RegStatus::ok;
@@ -89,8 +90,7 @@ RegStatus RegFile::read(uint32_t offset, uint32_t& data) const {
   const int r = find(offset);
   data = 0;
   if (r < 0) return RegStatus::address_error;
-  const RegInfo& i = regs_[r];
-  data = (q_[r] & (i.mask(RegAccess::rw) | i.mask(RegAccess::w1c))) | ro_[r];
+  data = (q_[r] & (mask(r, RegAccess::rw) | mask(r, RegAccess::w1c))) | ro_[r];
   return RegStatus::ok;
 }
 
@@ -105,8 +105,7 @@ void RegFile::clock() {
 
 void RegFile::reset() {
   for (unsigned r = 0; r < n_; ++r) {
-    const RegInfo& i = regs_[r];
-    q_[r] = i.reset() & (i.mask(RegAccess::rw) | i.mask(RegAccess::w1c));
+    q_[r] = regs_[r].reset() & (mask(r, RegAccess::rw) | mask(r, RegAccess::w1c));
     ro_[r] = pulse_[r] = next_pulse_[r] = set_[r] = 0;
   }
 }

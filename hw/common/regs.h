@@ -18,6 +18,7 @@
 //   one cycle; reads 0).
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -78,8 +79,11 @@ class RegFile {
   // The hardware's side.
   uint32_t q(unsigned r) const { return q_[r]; }          // RW and W1C bits
   uint32_t pulses(unsigned r) const { return pulse_[r]; }  // W1P bits of this cycle
-  void set_ro(unsigned r, uint32_t v) { ro_[r] = v & regs_[r].mask(RegAccess::ro); }
-  void hw_set(unsigned r, uint32_t bits) { set_[r] |= bits & regs_[r].mask(RegAccess::w1c); }
+  // The bits of register r's fields of one kind (RegInfo::mask, computed
+  // once here: set_ro and hw_set run every cycle).
+  uint32_t mask(unsigned r, RegAccess a) const { return masks_[r][unsigned(a)]; }
+  void set_ro(unsigned r, uint32_t v) { ro_[r] = v & mask(r, RegAccess::ro); }
+  void hw_set(unsigned r, uint32_t bits) { set_[r] |= bits & mask(r, RegAccess::w1c); }
   void clock();  // applies this cycle's set events; ends its pulses
   void reset();
 
@@ -87,6 +91,7 @@ class RegFile {
   const RegInfo* regs_;
   unsigned n_;
   std::vector<uint32_t> q_, ro_, pulse_, next_pulse_, set_;
+  std::vector<std::array<uint32_t, 4>> masks_;  // by RegAccess
 };
 
 // The generated tables drive the packing: Map is a block's <Camel>RegMap
@@ -119,7 +124,7 @@ void regs_hw2reg(RegFile& rf, const Hw2Reg& h) {
   }
   if (Map::kIntrState >= 0) set[Map::kIntrState] |= rf.pulses(unsigned(Map::kIntrTest));
   for (unsigned r = 0; r < Map::kCount; ++r) {
-    if (Map::kInfo[r].mask(RegAccess::ro)) rf.set_ro(r, ro[r]);
+    if (rf.mask(r, RegAccess::ro)) rf.set_ro(r, ro[r]);
     if (set[r]) rf.hw_set(r, set[r]);
   }
 }

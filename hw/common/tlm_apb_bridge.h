@@ -25,6 +25,8 @@
 #include <tlm>
 #include <tlm_utils/simple_target_socket.h>
 
+#include "common/tlm_word.h"
+
 namespace t3 {
 
 class TlmApbBridge : public sc_core::sc_module {
@@ -52,7 +54,7 @@ class TlmApbBridge : public sc_core::sc_module {
       t.set_response_status(tlm::TLM_OK_RESPONSE);
       return;
     }
-    if (t.get_data_length() != 4 || (t.get_streaming_width() != 0 && t.get_streaming_width() != 4)) {
+    if (!is_word(t)) {
       t.set_response_status(tlm::TLM_BURST_ERROR_RESPONSE);
       return;
     }
@@ -60,13 +62,7 @@ class TlmApbBridge : public sc_core::sc_module {
       t.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
       return;
     }
-    uint32_t strb = 0xF;
-    if (const unsigned char* be = t.get_byte_enable_ptr()) {
-      const unsigned n = t.get_byte_enable_length();
-      strb = 0;
-      for (unsigned i = 0; i < 4; ++i)
-        if (n && be[i % n] == TLM_BYTE_ENABLED) strb |= 1u << i;
-    }
+    const uint32_t strb = byte_strobe(t);
     if (t.is_read() && strb != 0xF) {
       t.set_response_status(tlm::TLM_BYTE_ENABLE_ERROR_RESPONSE);
       return;

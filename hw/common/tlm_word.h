@@ -1,5 +1,6 @@
 // One 32-bit register access as a TLM-2.0 generic payload: what every
-// initiator of register traffic here builds (the host, the tests).
+// initiator of register traffic builds (the host, the tests), and what every
+// target of it checks (reg_target.h, tlm_apb_bridge.h).
 #pragma once
 
 #include <cstdint>
@@ -19,6 +20,23 @@ inline void word_payload(tlm::tlm_generic_payload& t, bool write, uint64_t addr,
   t.set_byte_enable_ptr(const_cast<unsigned char*>(be));
   t.set_byte_enable_length(be ? 4 : 0);
   t.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+}
+
+// Whether t moves exactly one 32-bit word (length 4, streaming width 4 or
+// none): anything else is a burst the register blocks do not take.
+inline bool is_word(const tlm::tlm_generic_payload& t) {
+  return t.get_data_length() == 4 && (t.get_streaming_width() == 0 || t.get_streaming_width() == 4);
+}
+
+// The 4-bit byte strobe of t's byte enables (0xF without any).
+inline uint32_t byte_strobe(const tlm::tlm_generic_payload& t) {
+  const unsigned char* be = t.get_byte_enable_ptr();
+  if (!be) return 0xF;
+  const unsigned n = t.get_byte_enable_length();
+  uint32_t strb = 0;
+  for (unsigned i = 0; i < 4; ++i)
+    if (n && be[i % n] == TLM_BYTE_ENABLED) strb |= 1u << i;
+  return strb;
 }
 
 }  // namespace t3
