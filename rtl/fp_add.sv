@@ -10,8 +10,9 @@
 //
 // Timing: LATENCY = 3. The sum of the operands presented in cycle t is on y_o
 // in cycle t+3 (after three rising edges); y_o comes straight from a flop.
-// One new operand pair per cycle. The datapath flops have no reset and no
-// enable: the surrounding block qualifies y_o with its own valid pipeline.
+// One new operand pair per cycle, flagged by valid_i; each stage's registers
+// load only when it holds a pair (an idle adder holds still). No flop has a
+// reset: the surrounding block qualifies y_o with its own valid pipeline.
 //   stage 1: unpack, classify, order the operands by magnitude, align the
 //            smaller one (guard, round and sticky bits);
 //   stage 2: add or subtract the significands, count leading zeros;
@@ -30,9 +31,10 @@ module fp_add #(
   localparam int unsigned W = 1 + EXP_W + MAN_W
 ) (
   input  logic         clk_i,
+  input  logic         valid_i,  // a_i, b_i hold a pair to add in this cycle
   input  logic [W-1:0] a_i,
   input  logic [W-1:0] b_i,
-  output logic [W-1:0] y_o   // a_i + b_i of LATENCY cycles earlier
+  output logic [W-1:0] y_o   // a_i + b_i of LATENCY cycles earlier, if valid_i was set
 );
 
   // Cycles from a_i/b_i to y_o; the surrounding block's valid pipeline must
@@ -140,166 +142,163 @@ module fp_add #(
     inc_carries = all1;
   endfunction
 
+  // Beyond EXT_W places every bit of y lands below the sticky position; a
+  // narrow exponent never gets that far (and the comparison is skipped).
+  localparam bit SHAMT_SAT = (1 << EXP_W) - 1 > EXT_W;
+
+  // Each stage's logic sits inside its registers' enable: an idle adder
+  // neither switches (T3 §4.3's ALU adds only for op-and-store commands) nor
+  // costs Verilator an evaluation, which made the 40 ungated adders 95 % of
+  // the near-bank ALU's simulation time. The temporaries are local to the
+  // block and assigned before use, so they synthesize to wires.
+  logic v1_q, v2_q;  // stage k holds a pair: enables only, the block qualifies y_o
+
+  always_ff @(posedge clk_i) begin
+    v1_q <= valid_i;
+    v2_q <= v1_q;
+  end
+
   // ---------------------------------------------------------------------
   // Stage 1: classify, order by magnitude, align
   // ---------------------------------------------------------------------
-  logic [MAG_W-1:0]   mag_a, mag_b;
-  logic               sign_a, sign_b, sign_x, swap, sub;
-  logic [EXP_W-1:0]   exp_a, exp_b, eff_a, eff_b, eff_x, diff;
-  logic               a_nan, b_nan, a_inf, b_inf;
-  logic [SIG_W-1:0]   sig_a, sig_b, sig_x, sig_y;
-  logic [SHAMT_W-1:0] shamt;
-  logic [EXT_W-1:0]   ext_y, al_y;
-
-  always_comb begin
-    mag_a  = a_i[MAG_W-1:0];
-    mag_b  = b_i[MAG_W-1:0];
-    sign_a = a_i[W-1];
-    sign_b = b_i[W-1];
-    exp_a  = mag_a[MAG_W-1:MAN_W];
-    exp_b  = mag_b[MAG_W-1:MAN_W];
-    eff_a  = eff_exp(exp_a);
-    eff_b  = eff_exp(exp_b);
-    sig_a  = {|exp_a, mag_a[MAN_W-1:0]};
-    sig_b  = {|exp_b, mag_b[MAN_W-1:0]};
-    sub    = sign_a ^ sign_b;
-
-    // Classified per operand, off the comparator's path.
-    a_nan  = &exp_a & |mag_a[MAN_W-1:0];
-    b_nan  = &exp_b & |mag_b[MAN_W-1:0];
-    a_inf  = &exp_a & ~|mag_a[MAN_W-1:0];
-    b_inf  = &exp_b & ~|mag_b[MAN_W-1:0];
-
-    // Ordering by the whole magnitude (not only the exponent) makes the
-    // stage-2 difference non-negative, so no result ever needs negating.
-    // Both exponent differences are formed in parallel with the comparison.
-    swap    = mag_gt(mag_b, mag_a);
-    diff    = swap ? EXP_W'(add(ADD_W'(eff_b), ~(ADD_W'(eff_a)), 1'b1))
-                   : EXP_W'(add(ADD_W'(eff_a), ~(ADD_W'(eff_b)), 1'b1));
-    sign_x  = swap ? sign_b : sign_a;
-    eff_x   = swap ? eff_b : eff_a;
-    sig_x   = swap ? sig_b : sig_a;
-    sig_y   = swap ? sig_a : sig_b;
-  end
-
-  // Beyond EXT_W places every bit of y lands below the sticky position; a
-  // narrow exponent never gets that far (and a comparison would be constant).
-  if ((1 << EXP_W) - 1 > EXT_W) begin : g_shamt_sat
-    assign shamt = 32'(diff) > EXT_W ? SHAMT_W'(EXT_W) : SHAMT_W'(diff);
-  end else begin : g_shamt
-    assign shamt = SHAMT_W'(diff);
-  end
-
-  always_comb begin
-    ext_y = {sig_y, GRS_W'(0)};
-    // The sticky mask comes from shamt alone, in parallel with the shifter.
-    al_y  = (ext_y >> shamt) | EXT_W'(|(ext_y & ~({EXT_W{1'b1}} << shamt)));
-  end
-
   logic             s1_sign_q, s1_sub_q, s1_zero_sign_q, s1_nan_q, s1_inf_q;
   logic [EXP_W-1:0] s1_exp_q;
   logic [SIG_W-1:0] s1_sig_x_q;
   logic [EXT_W-1:0] s1_al_y_q;
 
-  always_ff @(posedge clk_i) begin
-    s1_sign_q      <= sign_x;
-    s1_sub_q       <= sub;
-    // IEEE 754-2008 §6.3: an exact zero sum is -0 only for (-0) + (-0)
-    // (round to nearest); opposite signs give +0.
-    s1_zero_sign_q <= sign_a & sign_b;
-    s1_nan_q       <= a_nan | b_nan | (a_inf & b_inf & sub);
-    s1_inf_q       <= a_inf | b_inf;
-    s1_exp_q       <= eff_x;
-    s1_sig_x_q     <= sig_x;
-    s1_al_y_q      <= al_y;
+  always_ff @(posedge clk_i) begin : s1_regs
+    logic [MAG_W-1:0]   mag_a, mag_b;
+    logic               sign_a, sign_b, swap, sub;
+    logic [EXP_W-1:0]   exp_a, exp_b, eff_a, eff_b, diff;
+    logic               a_nan, b_nan, a_inf, b_inf;
+    logic [SIG_W-1:0]   sig_a, sig_b, sig_y;
+    logic [SHAMT_W-1:0] shamt;
+    logic [EXT_W-1:0]   ext_y;
+    if (valid_i) begin
+      mag_a  = a_i[MAG_W-1:0];
+      mag_b  = b_i[MAG_W-1:0];
+      sign_a = a_i[W-1];
+      sign_b = b_i[W-1];
+      exp_a  = mag_a[MAG_W-1:MAN_W];
+      exp_b  = mag_b[MAG_W-1:MAN_W];
+      eff_a  = eff_exp(exp_a);
+      eff_b  = eff_exp(exp_b);
+      sig_a  = {|exp_a, mag_a[MAN_W-1:0]};
+      sig_b  = {|exp_b, mag_b[MAN_W-1:0]};
+      sub    = sign_a ^ sign_b;
+
+      // Classified per operand, off the comparator's path.
+      a_nan  = &exp_a & |mag_a[MAN_W-1:0];
+      b_nan  = &exp_b & |mag_b[MAN_W-1:0];
+      a_inf  = &exp_a & ~|mag_a[MAN_W-1:0];
+      b_inf  = &exp_b & ~|mag_b[MAN_W-1:0];
+
+      // Ordering by the whole magnitude (not only the exponent) makes the
+      // stage-2 difference non-negative, so no result ever needs negating.
+      // Both exponent differences are formed in parallel with the comparison.
+      swap  = mag_gt(mag_b, mag_a);
+      diff  = swap ? EXP_W'(add(ADD_W'(eff_b), ~(ADD_W'(eff_a)), 1'b1))
+                   : EXP_W'(add(ADD_W'(eff_a), ~(ADD_W'(eff_b)), 1'b1));
+      sig_y = swap ? sig_a : sig_b;
+      shamt = SHAMT_SAT && 32'(diff) > EXT_W ? SHAMT_W'(EXT_W) : SHAMT_W'(diff);
+      ext_y = {sig_y, GRS_W'(0)};
+
+      s1_sign_q      <= swap ? sign_b : sign_a;
+      s1_sub_q       <= sub;
+      // IEEE 754-2008 §6.3: an exact zero sum is -0 only for (-0) + (-0)
+      // (round to nearest); opposite signs give +0.
+      s1_zero_sign_q <= sign_a & sign_b;
+      s1_nan_q       <= a_nan | b_nan | (a_inf & b_inf & sub);
+      s1_inf_q       <= a_inf | b_inf;
+      s1_exp_q       <= swap ? eff_b : eff_a;
+      s1_sig_x_q     <= swap ? sig_b : sig_a;
+      // The sticky mask comes from shamt alone, in parallel with the shifter.
+      s1_al_y_q      <= (ext_y >> shamt) | EXT_W'(|(ext_y & ~({EXT_W{1'b1}} << shamt)));
+    end
   end
 
   // ---------------------------------------------------------------------
   // Stage 2: add or subtract, count leading zeros
   // ---------------------------------------------------------------------
-  logic [SUM_W-1:0] ext_x, limit, sum;
-  logic [LZ_W-1:0]  lz;
-  logic             zero;
-
-  always_comb begin
-    ext_x = {1'b0, s1_sig_x_q, GRS_W'(0)};
-    // |x| >= |y|: the difference is never negative.
-    sum   = SUM_W'(add(ADD_W'(ext_x), s1_sub_q ? ~(ADD_W'(s1_al_y_q)) : ADD_W'(s1_al_y_q),
-                       s1_sub_q));
-    // The exponent may not fall below that of the subnormals: a one at
-    // position SUM_W-1-exp (none for exp >= SUM_W) stops the count at exp.
-    // The decoder works off the stage-1 register, in parallel with the adder.
-    limit = {1'b1, (SUM_W - 1)'(0)} >> s1_exp_q;
-    lz    = lzc(sum | limit);
-    // An exact zero sum, found without waiting for the adder: equal
-    // operands when subtracting, or x = 0 (so y = 0) when adding.
-    zero  = s1_sub_q ? ext_x[EXT_W-1:0] == s1_al_y_q : ~|s1_sig_x_q;
-  end
-
   logic             s2_sign_q, s2_nan_q, s2_inf_q;
   logic [EXP_W-1:0] s2_exp_q;
   logic [SUM_W-1:0] s2_sum_q;
   logic [LZ_W-1:0]  s2_lz_q;
 
-  always_ff @(posedge clk_i) begin
-    s2_sign_q <= zero ? s1_zero_sign_q : s1_sign_q;
-    s2_nan_q  <= s1_nan_q;
-    s2_inf_q  <= s1_inf_q;
-    s2_exp_q  <= s1_exp_q;
-    s2_sum_q  <= sum;
-    s2_lz_q   <= lz;
+  always_ff @(posedge clk_i) begin : s2_regs
+    logic [SUM_W-1:0] ext_x, limit, sum;
+    logic             zero;
+    if (v1_q) begin
+      ext_x = {1'b0, s1_sig_x_q, GRS_W'(0)};
+      // |x| >= |y|: the difference is never negative.
+      sum   = SUM_W'(add(ADD_W'(ext_x), s1_sub_q ? ~(ADD_W'(s1_al_y_q)) : ADD_W'(s1_al_y_q),
+                         s1_sub_q));
+      // The exponent may not fall below that of the subnormals: a one at
+      // position SUM_W-1-exp (none for exp >= SUM_W) stops the count at exp.
+      // The decoder works off the stage-1 register, in parallel with the adder.
+      limit = {1'b1, (SUM_W - 1)'(0)} >> s1_exp_q;
+      // An exact zero sum, found without waiting for the adder: equal
+      // operands when subtracting, or x = 0 (so y = 0) when adding.
+      zero  = s1_sub_q ? ext_x[EXT_W-1:0] == s1_al_y_q : ~|s1_sig_x_q;
+
+      s2_sign_q <= zero ? s1_zero_sign_q : s1_sign_q;
+      s2_nan_q  <= s1_nan_q;
+      s2_inf_q  <= s1_inf_q;
+      s2_exp_q  <= s1_exp_q;
+      s2_sum_q  <= sum;
+      s2_lz_q   <= lzc(sum | limit);
+    end
   end
 
   // ---------------------------------------------------------------------
   // Stage 3: normalize, round to nearest even, pack
   // ---------------------------------------------------------------------
-  logic [SUM_W-1:0] norm;
-  logic             hidden, round_up;
-  logic [MAN_W-1:0] frac;
-  logic [MAN_W:0]   carry;
-  logic [EXP_W:0]   exp_base, exp_norm, exp_next;  // one bit more for overflow
-  logic [EXP_W-1:0] exp_field;
-  logic             ovf_norm, ovf_next, overflow;
-
-  always_comb begin
-    // lz never exceeds the leading zeros, so no set bit leaves the top.
-    // Below the kept bits [SUM_W-1 -: SIG_W]: the round bit, then GRS_W
-    // sticky bits.
-    norm     = s2_sum_q << s2_lz_q;
-    hidden   = norm[SUM_W-1];
-    frac     = norm[SUM_W-2 -: MAN_W];
-    round_up = norm[GRS_W] & (|norm[GRS_W-1:0] | norm[GRS_W+1]);  // ties to even
-    carry    = inc_carries(frac);
-
-    // In parallel with the shifter: exponent fields for the normalized
-    // result (exp + 1 - lz) and for one rounding carry more. lz <= exp, so
-    // neither goes negative; a zero sum has hidden = 0.
-    exp_base = (EXP_W + 1)'(add(ADD_W'(s2_exp_q), ~(ADD_W'(s2_lz_q)), 1'b1));
-    exp_norm = (EXP_W + 1)'(add(ADD_W'(exp_base), ADD_W'(1), 1'b0));
-    exp_next = (EXP_W + 1)'(add(ADD_W'(exp_base), ADD_W'(2), 1'b0));
-    // Round to nearest overflows to inf (IEEE 754-2008 §7.4): the field
-    // reaches all ones.
-    ovf_norm = exp_norm[EXP_W] | &exp_norm[EXP_W-1:0];
-    ovf_next = exp_next[EXP_W] | &exp_next[EXP_W-1:0];
-
-    // A subnormal (hidden = 0, lz = exp) has field 0, and 1 once rounding
-    // carries into the implicit bit's place; a normal result has exp_norm,
-    // or exp_next when rounding carries out of the fraction.
-    if (round_up && carry[MAN_W]) begin
-      exp_field = hidden ? exp_next[EXP_W-1:0] : EXP_W'(1);
-      overflow  = hidden & ovf_next;
-    end else begin
-      exp_field = hidden ? exp_norm[EXP_W-1:0] : EXP_W'(0);
-      overflow  = hidden & ovf_norm;
-    end
-  end
-
   logic [W-1:0] y_q;
 
-  always_ff @(posedge clk_i) begin
-    if (s2_nan_q)                  y_q <= QNAN;
-    else if (s2_inf_q || overflow) y_q <= {s2_sign_q, EXP_ONES, MAN_W'(0)};
-    else y_q <= {s2_sign_q, exp_field, frac ^ (carry[MAN_W-1:0] & {MAN_W{round_up}})};
+  always_ff @(posedge clk_i) begin : s3_regs
+    logic [SUM_W-1:0] norm;
+    logic             hidden, round_up;
+    logic [MAN_W-1:0] frac;
+    logic [MAN_W:0]   carry;
+    logic [EXP_W:0]   exp_base, exp_norm, exp_next;  // one bit more for overflow
+    logic [EXP_W-1:0] exp_field;
+    logic             ovf_norm, ovf_next, overflow;
+    if (v2_q) begin
+      // lz never exceeds the leading zeros, so no set bit leaves the top.
+      // Below the kept bits [SUM_W-1 -: SIG_W]: the round bit, then GRS_W
+      // sticky bits.
+      norm     = s2_sum_q << s2_lz_q;
+      hidden   = norm[SUM_W-1];
+      frac     = norm[SUM_W-2 -: MAN_W];
+      round_up = norm[GRS_W] & (|norm[GRS_W-1:0] | norm[GRS_W+1]);  // ties to even
+      carry    = inc_carries(frac);
+
+      // In parallel with the shifter: exponent fields for the normalized
+      // result (exp + 1 - lz) and for one rounding carry more. lz <= exp, so
+      // neither goes negative; a zero sum has hidden = 0.
+      exp_base = (EXP_W + 1)'(add(ADD_W'(s2_exp_q), ~(ADD_W'(s2_lz_q)), 1'b1));
+      exp_norm = (EXP_W + 1)'(add(ADD_W'(exp_base), ADD_W'(1), 1'b0));
+      exp_next = (EXP_W + 1)'(add(ADD_W'(exp_base), ADD_W'(2), 1'b0));
+      // Round to nearest overflows to inf (IEEE 754-2008 §7.4): the field
+      // reaches all ones.
+      ovf_norm = exp_norm[EXP_W] | &exp_norm[EXP_W-1:0];
+      ovf_next = exp_next[EXP_W] | &exp_next[EXP_W-1:0];
+
+      // A subnormal (hidden = 0, lz = exp) has field 0, and 1 once rounding
+      // carries into the implicit bit's place; a normal result has exp_norm,
+      // or exp_next when rounding carries out of the fraction.
+      if (round_up && carry[MAN_W]) begin
+        exp_field = hidden ? exp_next[EXP_W-1:0] : EXP_W'(1);
+        overflow  = hidden & ovf_next;
+      end else begin
+        exp_field = hidden ? exp_norm[EXP_W-1:0] : EXP_W'(0);
+        overflow  = hidden & ovf_norm;
+      end
+
+      if (s2_nan_q)                  y_q <= QNAN;
+      else if (s2_inf_q || overflow) y_q <= {s2_sign_q, EXP_ONES, MAN_W'(0)};
+      else y_q <= {s2_sign_q, exp_field, frac ^ (carry[MAN_W-1:0] & {MAN_W{round_up}})};
+    end
   end
 
   assign y_o = y_q;

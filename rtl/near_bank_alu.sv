@@ -72,7 +72,7 @@ module near_bank_alu #(
   localparam int unsigned L16 = BURST_BYTES / 2;
   localparam int unsigned L32 = BURST_BYTES / 4;
   localparam logic [1:0] OP_READ = 2'd0, OP_STORE = 2'd1, OP_ADD = 2'd2;
-  localparam logic [1:0] FMT_FP16 = 2'd0, FMT_BF16 = 2'd1;
+  localparam logic [1:0] FMT_FP16 = 2'd0, FMT_BF16 = 2'd1, FMT_FP32 = 2'd2;
 
   // ------------------------------------------------- parameter ranges (elaboration)
   if (BURST_BYTES < 16 || BURST_BYTES > 64 || (BURST_BYTES & (BURST_BYTES - 1)) != 0) begin : g_bad_burst_bytes
@@ -155,18 +155,28 @@ module near_bank_alu #(
   end
 
   // One adder per lane and format; their 3 stages carry the ADD from stage 2
-  // to stage 5. Idle adders compute on whatever passes: only stage 5 of an
-  // ADD takes their sum.
+  // to stage 5. Only the adders of an ADD's format take its operands; the
+  // others hold still (no switching), and only stage 5 of an ADD takes a sum.
+  logic               add_fp16, add_bf16, add_fp32;
+  always_comb begin
+    add_fp16 = s_valid_q[2] && s_op_q[2] == OP_ADD && s_fmt_q[2] == FMT_FP16;
+    add_bf16 = s_valid_q[2] && s_op_q[2] == OP_ADD && s_fmt_q[2] == FMT_BF16;
+    add_fp32 = s_valid_q[2] && s_op_q[2] == OP_ADD && s_fmt_q[2] == FMT_FP32;
+  end
+
   logic [DATA_W-1:0]  y_fp16, y_bf16, y_fp32;
   for (genvar i = 0; i < L16; i++) begin : g_lane16
     fp_add #(.EXP_W(5), .MAN_W(10)) u_fp16 (
-      .clk_i, .a_i(rdata[16*i +: 16]), .b_i(s_data_q[2][16*i +: 16]), .y_o(y_fp16[16*i +: 16]));
+      .clk_i, .valid_i(add_fp16), .a_i(rdata[16*i +: 16]), .b_i(s_data_q[2][16*i +: 16]),
+      .y_o(y_fp16[16*i +: 16]));
     fp_add #(.EXP_W(8), .MAN_W(7)) u_bf16 (
-      .clk_i, .a_i(rdata[16*i +: 16]), .b_i(s_data_q[2][16*i +: 16]), .y_o(y_bf16[16*i +: 16]));
+      .clk_i, .valid_i(add_bf16), .a_i(rdata[16*i +: 16]), .b_i(s_data_q[2][16*i +: 16]),
+      .y_o(y_bf16[16*i +: 16]));
   end
   for (genvar i = 0; i < L32; i++) begin : g_lane32
     fp_add #(.EXP_W(8), .MAN_W(23)) u_fp32 (
-      .clk_i, .a_i(rdata[32*i +: 32]), .b_i(s_data_q[2][32*i +: 32]), .y_o(y_fp32[32*i +: 32]));
+      .clk_i, .valid_i(add_fp32), .a_i(rdata[32*i +: 32]), .b_i(s_data_q[2][32*i +: 32]),
+      .y_o(y_fp32[32*i +: 32]));
   end
 
   logic               wr;

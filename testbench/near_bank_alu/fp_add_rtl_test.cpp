@@ -1,7 +1,9 @@
 // rtl/fp_add.sv, Verilated at fp16, bf16, fp32 and a small 8-bit format,
 // against the GNU MPFR reference and the C++ model hw/near_bank_alu/fp_add,
-// bit for bit. One operand pair per cycle; each output is checked LATENCY
-// cycles after its operands, with LATENCY read from the RTL.
+// bit for bit. Operand pairs flagged by valid_i, most cycles one, with idle
+// cycles between (an idle adder must hold its pipeline, not lose or corrupt
+// a pair in flight); each output is checked LATENCY cycles after its
+// operands, with LATENCY read from the RTL.
 //
 // T3_FP_SEED in the environment replaces the default seed.
 #include <gtest/gtest.h>
@@ -76,10 +78,12 @@ class Rtl {
   }
   ~Rtl() { model_->final(); }
 
-  // One clock cycle: operands a, b are presented during it; returns y_o as
-  // seen during it (before the rising edge that ends it).
-  uint32_t cycle(uint32_t a, uint32_t b) {
+  // One clock cycle: operands a, b are presented during it (a pair to add
+  // if valid); returns y_o as seen during it (before the rising edge that
+  // ends it).
+  uint32_t cycle(uint32_t a, uint32_t b, bool valid = true) {
     set(a, b);
+    model_->valid_i = valid;
     model_->clk_i = 0;
     model_->eval();
     const uint32_t y = model_->y_o;
@@ -121,8 +125,13 @@ class Stream {
     if (mismatches_ > kMaxReported) ADD_FAILURE() << mismatches_ << " mismatches in all";
   }
 
-  void push(uint32_t a, uint32_t b) { step(a, b, true); }
-  // Clocks the last pairs out, with unchecked all-ones operands behind them.
+  // Every fifth pair follows an idle cycle whose operands (the pair's
+  // complements) the adder must ignore.
+  void push(uint32_t a, uint32_t b) {
+    if (pushed_++ % 5 == 4) step(~a, ~b, false);
+    step(a, b, true);
+  }
+  // Clocks the last pairs out, idle cycles with all-ones operands behind them.
   void drain() {
     for (unsigned i = 0; i < Cfg::kLatency; ++i) step(~0u, ~0u, false);
   }
@@ -137,9 +146,10 @@ class Stream {
   };
 
   // y_o seen in this cycle is the sum of the pair presented LATENCY cycles
-  // ago (nothing defined before the pipeline has filled).
+  // ago, if that cycle held one (nothing defined before the pipeline has
+  // filled).
   void step(uint32_t a, uint32_t b, bool checked) {
-    const uint32_t y = rtl_.cycle(a, b);
+    const uint32_t y = rtl_.cycle(a, b, checked);
     if (in_flight_.size() == Cfg::kLatency) {
       if (in_flight_.front().checked) check(in_flight_.front(), y);
       in_flight_.pop_front();
@@ -161,7 +171,7 @@ class Stream {
   std::string what_;
   Rtl<Cfg> rtl_;
   std::deque<Pair> in_flight_;
-  uint64_t cycle_ = 0;
+  uint64_t cycle_ = 0, pushed_ = 0;
   unsigned checked_ = 0, mismatches_ = 0;
 };
 
@@ -197,6 +207,21 @@ TYPED_TEST(FpAddRtl, LatencyIsThreeCyclesAndTheOutputIsRegistered) {
   const uint32_t before = rtl.y();
   rtl.set_inputs_and_settle(one, one);
   EXPECT_EQ(rtl.y(), before);
+}
+
+TYPED_TEST(FpAddRtl, AnIdleAdderHoldsItsLastSum) {
+  constexpr FpFormat f = TypeParam::kFormat;
+  const uint32_t one = uint32_t(f.bias()) << f.man_w;
+  const uint32_t two = uint32_t(f.bias() + 1) << f.man_w;
+  Rtl<TypeParam> rtl;
+  // 1 + 1 in cycle 0, then operands without valid_i: 2 from cycle 3 on.
+  rtl.cycle(one, one, true);
+  for (int t = 1; t < 10; ++t) {
+    const uint32_t y = rtl.cycle(one, 0, false);
+    if (t >= int(TypeParam::kLatency)) {
+      EXPECT_EQ(y, two) << "cycle " << t;
+    }
+  }
 }
 
 TYPED_TEST(FpAddRtl, EveryPairOfEdgeValues) {
