@@ -74,6 +74,15 @@ function(t3_verilated_target target)
   endif()
 endfunction()
 
+# <out> = what Verilator is given for rtl/<block>.sv: every package of rtl/
+# first (a package must be declared before its use; the register blocks'
+# are generated), then the block; -y rtl/ finds the modules it instantiates.
+function(t3_block_rtl_sources block out)
+  file(GLOB pkgs CONFIGURE_DEPENDS "${PROJECT_SOURCE_DIR}/rtl/*_pkg.sv")
+  list(SORT pkgs)
+  set(${out} ${pkgs} "${PROJECT_SOURCE_DIR}/rtl/${block}.sv" PARENT_SCOPE)
+endfunction()
+
 # The cycle model (every hw/<block>/*.cpp but the SystemC module) as
 # t3_<block>, and its SystemC module as t3_<block>_sc.
 function(t3_hw_block block)
@@ -133,6 +142,7 @@ function(t3_block_cosim block)
     set(gen "${CMAKE_CURRENT_BINARY_DIR}/${lib}")
 
     set(vargs -O3 --x-assign fast --x-initial fast -Wall -y "${PROJECT_SOURCE_DIR}/rtl")
+    t3_block_rtl_sources(${block} rtl_srcs)
     foreach(p ${params})
       list(APPEND vargs -G${p})
     endforeach()
@@ -140,11 +150,11 @@ function(t3_block_cosim block)
     if(T3_RTL_SYSTEMC)
       verilate(${lib}_rtl SYSTEMC PREFIX V${block}_sc TOP_MODULE ${block}
         DIRECTORY "${gen}/V${block}_sc"
-        SOURCES "${PROJECT_SOURCE_DIR}/rtl/${block}.sv" VERILATOR_ARGS ${vargs})
+        SOURCES ${rtl_srcs} VERILATOR_ARGS ${vargs})
     endif()
     verilate(${lib}_rtl PREFIX V${block}_c TOP_MODULE ${block}
       DIRECTORY "${gen}/V${block}_c"
-      SOURCES "${PROJECT_SOURCE_DIR}/rtl/${block}.sv" VERILATOR_ARGS ${vargs})
+      SOURCES ${rtl_srcs} VERILATOR_ARGS ${vargs})
     target_link_libraries(${lib}_rtl PUBLIC PkgConfig::SYSTEMC)
     t3_verilated_target(${lib}_rtl)
 
@@ -254,9 +264,10 @@ function(t3_block_tests block)
     add_test(NAME ${tname} COMMAND ${name})
     set_tests_properties(${tname} PROPERTIES LABELS "unit;sanitize")
   endforeach()
+  t3_block_rtl_sources(${block} rtl_srcs)
   add_test(NAME ${block}_rtl_lint
     COMMAND ${VERILATOR_EXE} --lint-only -Wall -y "${PROJECT_SOURCE_DIR}/rtl"
-      "${PROJECT_SOURCE_DIR}/rtl/${block}.sv")
+      --top-module ${block} ${rtl_srcs})
   add_test(NAME ${block}_params
     COMMAND ${Python3_EXECUTABLE} "${PROJECT_SOURCE_DIR}/scripts/check_params.py" --block ${block})
   # The generated register block (scripts/reggen.py): lint, and synthesis

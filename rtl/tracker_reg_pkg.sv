@@ -10,11 +10,11 @@ package tracker_reg_pkg;
 
   typedef struct packed {
     logic intr_state_cfg_error;  // W1C
-    logic intr_state_untracked;  // W1C
+    logic intr_state_set_full;  // W1C
     logic intr_enable_cfg_error;  // RW
-    logic intr_enable_untracked;  // RW
+    logic intr_enable_set_full;  // RW
     logic intr_test_cfg_error;  // W1P
-    logic intr_test_untracked;  // W1P
+    logic intr_test_set_full;  // W1P
     logic ctrl_enable;  // RW
     logic [31:0] base_lo_addr;  // RW
     logic [31:0] base_hi_addr;  // RW
@@ -26,7 +26,7 @@ package tracker_reg_pkg;
 
   typedef struct packed {
     logic intr_state_cfg_error_set;
-    logic intr_state_untracked_set;
+    logic intr_state_set_full_set;
     logic status_cfg_error;
     logic status_set_full;
     logic [23:0] status_live;

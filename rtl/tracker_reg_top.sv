@@ -46,11 +46,11 @@ module tracker_reg_top (
 
   // ---------------------------------------------------------------- storage
   logic intr_state_cfg_error_q;
-  logic intr_state_untracked_q;
+  logic intr_state_set_full_q;
   logic intr_enable_cfg_error_q;
-  logic intr_enable_untracked_q;
+  logic intr_enable_set_full_q;
   logic intr_test_cfg_error_q;
-  logic intr_test_untracked_q;
+  logic intr_test_set_full_q;
   logic ctrl_enable_q;
   logic [31:0] base_lo_addr_q;
   logic [31:0] base_hi_addr_q;
@@ -62,11 +62,11 @@ module tracker_reg_top (
   always_ff @(posedge clk_i) begin
     if (!rst_ni) begin
       intr_state_cfg_error_q <= 1'd0;
-      intr_state_untracked_q <= 1'd0;
+      intr_state_set_full_q <= 1'd0;
       intr_enable_cfg_error_q <= 1'd0;
-      intr_enable_untracked_q <= 1'd0;
+      intr_enable_set_full_q <= 1'd0;
       intr_test_cfg_error_q <= 1'd0;
-      intr_test_untracked_q <= 1'd0;
+      intr_test_set_full_q <= 1'd0;
       ctrl_enable_q <= 1'd0;
       base_lo_addr_q <= 32'd0;
       base_hi_addr_q <= 32'd0;
@@ -79,12 +79,12 @@ module tracker_reg_top (
       intr_state_cfg_error_q <= (intr_state_cfg_error_q & ~((we && hit[0]) ? pwdata_i[0] : '0)) |
           hw2reg_i.intr_state_cfg_error_set | intr_test_cfg_error_q;
       // A set event in the cycle of a clear leaves the bit set.
-      intr_state_untracked_q <= (intr_state_untracked_q & ~((we && hit[0]) ? pwdata_i[1] : '0)) |
-          hw2reg_i.intr_state_untracked_set | intr_test_untracked_q;
+      intr_state_set_full_q <= (intr_state_set_full_q & ~((we && hit[0]) ? pwdata_i[1] : '0)) |
+          hw2reg_i.intr_state_set_full_set | intr_test_set_full_q;
       if (we && hit[1]) intr_enable_cfg_error_q <= pwdata_i[0];
-      if (we && hit[1]) intr_enable_untracked_q <= pwdata_i[1];
+      if (we && hit[1]) intr_enable_set_full_q <= pwdata_i[1];
       intr_test_cfg_error_q <= (we && hit[2]) ? pwdata_i[0] : '0;
-      intr_test_untracked_q <= (we && hit[2]) ? pwdata_i[1] : '0;
+      intr_test_set_full_q <= (we && hit[2]) ? pwdata_i[1] : '0;
       if (we && hit[3]) ctrl_enable_q <= pwdata_i[0];
       if (we && hit[4]) base_lo_addr_q <= pwdata_i[31:0];
       if (we && hit[5]) base_hi_addr_q <= pwdata_i[31:0];
@@ -100,11 +100,11 @@ module tracker_reg_top (
     rdata = '0;
     if (hit[0]) begin
       rdata[0] = intr_state_cfg_error_q;
-      rdata[1] = intr_state_untracked_q;
+      rdata[1] = intr_state_set_full_q;
     end
     if (hit[1]) begin
       rdata[0] = intr_enable_cfg_error_q;
-      rdata[1] = intr_enable_untracked_q;
+      rdata[1] = intr_enable_set_full_q;
     end
     if (hit[3]) begin
       rdata[0] = ctrl_enable_q;
@@ -156,11 +156,11 @@ module tracker_reg_top (
 
   // ---------------------------------------------------------------- to the core
   assign reg2hw_o.intr_state_cfg_error = intr_state_cfg_error_q;
-  assign reg2hw_o.intr_state_untracked = intr_state_untracked_q;
+  assign reg2hw_o.intr_state_set_full = intr_state_set_full_q;
   assign reg2hw_o.intr_enable_cfg_error = intr_enable_cfg_error_q;
-  assign reg2hw_o.intr_enable_untracked = intr_enable_untracked_q;
+  assign reg2hw_o.intr_enable_set_full = intr_enable_set_full_q;
   assign reg2hw_o.intr_test_cfg_error = intr_test_cfg_error_q;
-  assign reg2hw_o.intr_test_untracked = intr_test_untracked_q;
+  assign reg2hw_o.intr_test_set_full = intr_test_set_full_q;
   assign reg2hw_o.ctrl_enable = ctrl_enable_q;
   assign reg2hw_o.base_lo_addr = base_lo_addr_q;
   assign reg2hw_o.base_hi_addr = base_hi_addr_q;
@@ -169,8 +169,8 @@ module tracker_reg_top (
   assign reg2hw_o.tile_size = tile_size_q;
   assign reg2hw_o.tile_updates_per_elem = tile_updates_per_elem_q;
 
-  assign intr_o = |({intr_state_cfg_error_q, intr_state_untracked_q} &
-                    {intr_enable_cfg_error_q, intr_enable_untracked_q});
+  assign intr_o = |({intr_state_cfg_error_q, intr_state_set_full_q} &
+                    {intr_enable_cfg_error_q, intr_enable_set_full_q});
 
   // Write data bits that no writable field takes.
   logic unused_pwdata;

@@ -14,8 +14,9 @@ import t3block  # noqa: E402
 
 
 def lint(block, overrides):
-    cmd = ["verilator", "--lint-only", "-Wall", "-y", os.path.join(t3block.ROOT, "rtl"),
-           t3block.rtl_path(block)] + ["-G%s=%d" % kv for kv in overrides.items()]
+    cmd = (["verilator", "--lint-only", "-Wall", "-y", os.path.join(t3block.ROOT, "rtl"),
+            "--top-module", block] + t3block.rtl_sources(block) +
+           ["-G%s=%d" % kv for kv in overrides.items()])
     r = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
     return r.returncode, r.stdout + r.stderr
 

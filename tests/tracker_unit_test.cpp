@@ -1,9 +1,9 @@
-// Unit tests of the Tracker cycle model's corner cases (no SystemC, no RTL).
+// Unit tests of the Tracker core cycle model's corner cases (no SystemC, no RTL).
 #include <gtest/gtest.h>
 
 #include <stdexcept>
 
-#include "tracker/tracker.h"
+#include "tracker/tracker_core.h"
 
 namespace t3 {
 namespace {
@@ -37,27 +37,27 @@ struct Harness {
     in.trig_ready = true;
   }
   // Presents a write for one cycle; returns the outputs seen in that cycle.
-  TrackerOutputs write(uint32_t wg, uint32_t wf, uint64_t addr, uint32_t size) {
+  TrackerCoreOutputs write(uint32_t wg, uint32_t wf, uint64_t addr, uint32_t size) {
     in.in_valid = true;
     in.in_wg_id = wg;
     in.in_wf_id = wf;
     in.in_addr = addr;
     in.in_size = size;
-    const TrackerOutputs o = t.eval(in);
+    const TrackerCoreOutputs o = t.eval(in);
     t.clock(in);
     in.in_valid = false;
     return o;
   }
-  TrackerOutputs idle() {
+  TrackerCoreOutputs idle() {
     in.in_valid = false;
-    const TrackerOutputs o = t.eval(in);
+    const TrackerCoreOutputs o = t.eval(in);
     t.clock(in);
     return o;
   }
-  TrackerOutputs peek() const { return t.eval(in); }
+  TrackerCoreOutputs peek() const { return t.eval(in); }
 
-  Tracker t;
-  TrackerInputs in;
+  TrackerCore t;
+  TrackerCoreInputs in;
 };
 
 TEST(TrackerParams, DefaultsMatchThePaperAndItsStorage) {
@@ -93,7 +93,7 @@ TEST(TrackerParams, BadValuesNameTheParameterAndRange) {
   EXPECT_NE(message(p).find("ways (WAYS) = 0"), std::string::npos);
   p = TrackerParams{};
   p.cnt_w = 40;
-  EXPECT_THROW(Tracker{p}, std::invalid_argument);
+  EXPECT_THROW(TrackerCore{p}, std::invalid_argument);
   EXPECT_NE(message(p).find("cnt_w (CNT_W) = 40 is out of range; allowed: 1..31"),
             std::string::npos) << message(p);
 }
@@ -172,7 +172,7 @@ TEST(Tracker, CountsUntilTileTimesUpdatesThenFiresOnceAndFrees) {
   EXPECT_TRUE(h.write(1, 2, 0x1010, 3).in_ready);
   EXPECT_FALSE(h.peek().trig_valid);  // 7 of 8
   h.write(1, 2, 0x1016, 1);           // 8 of 8
-  TrackerOutputs o = h.peek();
+  TrackerCoreOutputs o = h.peek();
   EXPECT_TRUE(o.trig_valid);
   EXPECT_EQ(o.trig_wg_id, 1u);
   EXPECT_EQ(o.trig_wf_id, 2u);
@@ -208,7 +208,7 @@ TEST(Tracker, OneTilesLifeAsDocumented) {
     h.in.in_size = 1;
     h.in.in_src = rows[c].src;
     h.in.trig_ready = rows[c].trig_ready;
-    const TrackerOutputs o = h.t.eval(h.in);
+    const TrackerCoreOutputs o = h.t.eval(h.in);
     EXPECT_TRUE(o.in_ready) << "cycle " << c;
     EXPECT_EQ(o.trig_valid, rows[c].want_trig_valid) << "cycle " << c;
     if (o.trig_valid) {
@@ -236,7 +236,7 @@ TEST(Tracker, TagSeparatesWorkgroupsOfOneSetAndWavefronts) {
   h.write(5, 0, 0x1100, 3);  // set 1, other WG-id MSBs
   EXPECT_EQ(h.peek().live, 2u);
   // Set 1 holds two ways: WG 1/WF 0 and WG 5/WF 0; WG 1/WF 1 needs a third.
-  const TrackerOutputs o = h.write(1, 1, 0x1200, 1);
+  const TrackerCoreOutputs o = h.write(1, 1, 0x1200, 1);
   EXPECT_TRUE(o.set_full);
   EXPECT_FALSE(o.in_ready);
   h.write(1, 0, 0x1002, 1);  // hits WG 1/WF 0 alone: 4 of 4
@@ -249,7 +249,7 @@ TEST(Tracker, FullSetRefusesAMissButTakesHitsAndCompletions) {
   Harness h(small_params(), config(4, 1));
   h.write(1, 0, 0x1000, 2);
   h.write(5, 0, 0x1100, 2);
-  TrackerOutputs o = h.write(9, 0, 0x1200, 2);  // third tile in set 1 (2 ways)
+  TrackerCoreOutputs o = h.write(9, 0, 0x1200, 2);  // third tile in set 1 (2 ways)
   EXPECT_FALSE(o.in_ready);
   EXPECT_TRUE(o.set_full);
   EXPECT_EQ(h.peek().stat_stalls, 1u);
@@ -274,7 +274,7 @@ TEST(Tracker, OutputBackPressureRefusesOnlyCompletingWrites) {
   EXPECT_FALSE(h.write(1, 0, 0x1000, 1).in_ready); // completing: waits
   h.in.trig_ready = true;
   EXPECT_TRUE(h.write(1, 0, 0x1000, 1).in_ready);  // taken and replaced in one cycle
-  TrackerOutputs o = h.peek();
+  TrackerCoreOutputs o = h.peek();
   EXPECT_TRUE(o.trig_valid);
   EXPECT_EQ(o.trig_wg_id, 1u);
   EXPECT_EQ(o.stat_triggers, 2u);
@@ -322,7 +322,7 @@ TEST(Tracker, ResetClearsEntriesTriggerAndCounters) {
   h.in.rst_n = false;
   h.idle();
   h.in.rst_n = true;
-  const TrackerOutputs o = h.peek();
+  const TrackerCoreOutputs o = h.peek();
   EXPECT_FALSE(o.trig_valid);
   EXPECT_EQ(o.live, 0u);
   EXPECT_EQ(o.stat_updates + o.stat_triggers + o.stat_stalls + o.stat_untracked, 0u);

@@ -72,17 +72,27 @@ int RegFile::find(const std::string& name) const {
   return -1;
 }
 
-RegStatus RegFile::write(uint32_t offset, uint32_t data, uint32_t strb, bool busy) {
-  // The same order of checks as the generated RTL (rtl/<block>_reg_top.sv).
+RegStatus RegFile::check_write(uint32_t offset, uint32_t strb, bool busy) const {
+  // The same order of checks as the generated RTL (rtl/reg_apb.sv).
   const int r = find(offset);
   if (r < 0) return RegStatus::address_error;
   if ((strb & 0xF) != 0xF) return RegStatus::byte_enable_error;
+  if ((mask(r, RegAccess::rw) | mask(r, RegAccess::w1c) | mask(r, RegAccess::w1p)) == 0)
+    return RegStatus::command_error;
+  if (regs_[r].busy_locked && busy) return RegStatus::busy_error;
+  return RegStatus::ok;
+}
+
+RegStatus RegFile::write(uint32_t offset, uint32_t data, uint32_t strb, bool busy) {
+  const RegStatus st = check_write(offset, strb, busy);
+  if (st != RegStatus::ok) return st;
+  const unsigned r = unsigned(find(offset));
   const uint32_t rw = mask(r, RegAccess::rw), w1c = mask(r, RegAccess::w1c),
                  w1p = mask(r, RegAccess::w1p);
-  if ((rw | w1c | w1p) == 0) return RegStatus::command_error;
-  if (regs_[r].busy_locked && busy) return RegStatus::busy_error;
   q_[r] = (q_[r] & ~rw & ~(data & w1c)) | (data & rw);
   next_pulse_[r] |= data & w1p;
+  pending_ |= (data & w1p) != 0;
+  ++changes_;
   return RegStatus::ok;
 }
 
@@ -95,12 +105,19 @@ RegStatus RegFile::read(uint32_t offset, uint32_t& data) const {
 }
 
 void RegFile::clock() {
+  if (!pending_) return;
+  bool changed = false, pulsing = false;
   for (unsigned r = 0; r < n_; ++r) {
+    changed |= (set_[r] & ~q_[r]) != 0 || pulse_[r] != next_pulse_[r];
     q_[r] |= set_[r];
     set_[r] = 0;
     pulse_[r] = next_pulse_[r];
+    pulsing |= pulse_[r] != 0;
     next_pulse_[r] = 0;
   }
+  // This cycle's pulses end at the next edge.
+  pending_ = pulsing;
+  changes_ += changed;
 }
 
 void RegFile::reset() {
@@ -108,6 +125,8 @@ void RegFile::reset() {
     q_[r] = regs_[r].reset() & (mask(r, RegAccess::rw) | mask(r, RegAccess::w1c));
     ro_[r] = pulse_[r] = next_pulse_[r] = set_[r] = 0;
   }
+  pending_ = false;
+  ++changes_;
 }
 
 }  // namespace t3

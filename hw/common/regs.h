@@ -75,6 +75,11 @@ class RegFile {
   // access phase: RO bits as last set_ro(), W1P bits 0, reserved bits 0.
   RegStatus write(uint32_t offset, uint32_t data, uint32_t strb, bool busy);
   RegStatus read(uint32_t offset, uint32_t& data) const;
+  // What write() would answer, without writing (the access phase's pslverr).
+  RegStatus check_write(uint32_t offset, uint32_t strb, bool busy) const;
+  // Counts the changes of what the hardware reads (q() and pulses()): a
+  // model caches its reg2hw struct until this moves.
+  uint64_t changes() const { return changes_; }
 
   // The hardware's side.
   uint32_t q(unsigned r) const { return q_[r]; }          // RW and W1C bits
@@ -83,7 +88,11 @@ class RegFile {
   // once here: set_ro and hw_set run every cycle).
   uint32_t mask(unsigned r, RegAccess a) const { return masks_[r][unsigned(a)]; }
   void set_ro(unsigned r, uint32_t v) { ro_[r] = v & mask(r, RegAccess::ro); }
-  void hw_set(unsigned r, uint32_t bits) { set_[r] |= bits & mask(r, RegAccess::w1c); }
+  void hw_set(unsigned r, uint32_t bits) {
+    const uint32_t b = bits & mask(r, RegAccess::w1c);
+    set_[r] |= b;
+    pending_ |= b != 0;
+  }
   void clock();  // applies this cycle's set events; ends its pulses
   void reset();
 
@@ -92,6 +101,10 @@ class RegFile {
   unsigned n_;
   std::vector<uint32_t> q_, ro_, pulse_, next_pulse_, set_;
   std::vector<std::array<uint32_t, 4>> masks_;  // by RegAccess
+  uint64_t changes_ = 0;
+  // Set events or pulses wait for clock(): without, an edge changes nothing
+  // (the common cycle, kept cheap).
+  bool pending_ = false;
 };
 
 // The generated tables drive the packing: Map is a block's <Camel>RegMap
@@ -109,6 +122,42 @@ Reg2Hw regs_reg2hw(const RegFile& rf) {
     o.*m.member = (v & f.mask()) >> f.lsb;
   }
   return o;
+}
+
+// The RO bits of register r as the core gives them in h.
+template <class Map, class Hw2Reg>
+uint32_t regs_ro_value(const Hw2Reg& h, unsigned r) {
+  uint32_t v = 0;
+  for (unsigned k = 0; k < Map::kHw2RegCount; ++k) {
+    const auto& m = Map::kHw2Reg[k];
+    if (m.reg != r) continue;
+    const RegField& f = Map::kInfo[m.reg].fields[m.field];
+    if (f.access == RegAccess::ro) v |= (h.*m.member << f.lsb) & f.mask();
+  }
+  return v;
+}
+
+// The core's W1C set events for this cycle's edge (INTR_TEST's pulses set
+// INTR_STATE like events); RO values are left alone. Runs every cycle, so
+// it visits only the set-event members (found once).
+template <class Map, class Hw2Reg>
+void regs_set_events(RegFile& rf, const Hw2Reg& h) {
+  static const std::vector<unsigned> events = [] {
+    std::vector<unsigned> v;
+    for (unsigned k = 0; k < Map::kHw2RegCount; ++k) {
+      const auto& m = Map::kHw2Reg[k];
+      if (Map::kInfo[m.reg].fields[m.field].access != RegAccess::ro) v.push_back(k);
+    }
+    return v;
+  }();
+  for (unsigned k : events) {
+    const auto& m = Map::kHw2Reg[k];
+    const RegField& f = Map::kInfo[m.reg].fields[m.field];
+    if (const uint32_t v = h.*m.member) rf.hw_set(m.reg, (v << f.lsb) & f.mask());
+  }
+  if (Map::kIntrState >= 0) {
+    if (const uint32_t t = rf.pulses(unsigned(Map::kIntrTest))) rf.hw_set(unsigned(Map::kIntrState), t);
+  }
 }
 
 // The core's RO values (for this cycle's reads) and W1C set events (for

@@ -1,125 +1,50 @@
-// T3 Tracker cycle model (T3 §4.2.1, Fig. 9). Plain C++: no SystemC here.
+// T3 Tracker as firmware and the memory controller see it (T3 §4.2.1,
+// Fig. 9): the core (hw/tracker/tracker_core.h) behind its registers
+// (hw/tracker/tracker_regs.yaml), with the APB port and interrupt of
+// hw/common/apb.h. rtl/tracker.sv is the same composition in RTL.
 //
-// One object is one Tracker. Per clock: eval() gives the outputs for the
-// current state and inputs (in_ready depends on the presented write), then
-// clock() advances the state as the rising edge of rtl/tracker.sv does.
-// The behaviour is cycle- and bit-exact with the RTL; parameters carry the
-// RTL parameter names in lower case (sets = SETS, ways = WAYS, ...).
+// The registers drive the core's configuration (CTRL.ENABLE, BASE, LIMIT,
+// TILE) and show its status (STATUS, STAT_*); the region and the threshold
+// are locked while a tile is live (busy). The interrupts: CFG_ERROR is set
+// in every cycle the core refuses its configuration; SET_FULL in every cycle
+// a write waits for a free way.
 #pragma once
 
-#include <cstdint>
-#include <optional>
-#include <string>
-#include <vector>
-
-#include "common/params.h"
+#include "common/apb.h"
+#include "common/reg_block.h"
+#include "tracker/tracker_core.h"
+#include "tracker/tracker_regs.h"
 
 namespace t3 {
 
-struct TrackerParams {
-#define T3_PARAMS_DEF "tracker/tracker_params.def"
-#define T3_PARAMS_SELF TrackerParams
-#include "common/param_struct.inc"
-
-  unsigned set_w() const;
-  unsigned tag_w() const { return wg_id_w - set_w() + wf_id_w; }
-  unsigned entries() const { return sets * ways; }
-  unsigned live_w() const;
-  // Storage bits: valid + tag + start address + counter per entry.
-  uint64_t storage_bits() const { return uint64_t(entries()) * (1 + tag_w() + addr_w + cnt_w); }
-
-  // Throws std::invalid_argument naming the parameter and its allowed range.
-  void validate() const;
+struct TrackerInputs : TrackerDataIn {
+  ApbRequest apb;
 };
 
-enum class WriteSource : uint8_t { local = 0, remote = 1, dma = 2 };
-
-// Why the hardware refuses a configuration (cfg_error_o). One definition:
-// the model's per-cycle decision and TrackerConfig::check() both use
-// TrackerConfig::fault(); rtl/tracker.sv implements the same rule.
-enum class TrackerFault : uint8_t {
-  none,
-  threshold_zero,      // tile_size x updates_per_elem == 0
-  threshold_too_wide,  // tile_size x updates_per_elem does not fit CNT_W bits
-  region_empty,        // base >= limit
+struct TrackerOutputs : TrackerDataOut {
+  ApbResponse apb;
+  bool intr = false;
 };
 
-struct TrackerConfig {
-  bool enable = false;
-  uint64_t base = 0;   // tracked region is [base, limit)
-  uint64_t limit = 0;
-  uint32_t tile_size = 0;          // elements per WF tile, (M*N)/#WF (T3 §4.2.1)
-  uint32_t updates_per_elem = 0;   // 2 for ring reduce-scatter
+// How the core meets the registers (hw/common/reg_block.h); rtl/tracker.sv
+// makes the same connections.
+struct TrackerGlue {
+  using Params = TrackerParams;
+  using Core = TrackerCore;
+  using Regs = TrackerRegs;
+  using Inputs = TrackerInputs;
+  using Outputs = TrackerOutputs;
 
-  // The hardware's verdict on the fields as its pins carry them (each
-  // truncated to its pin width), whether or not enable is set.
-  TrackerFault fault(const TrackerParams& p) const;
-  // Why this configuration cannot be used with these parameters (names the
-  // field and the allowed range), or nothing when it can. Stricter than
-  // fault(): a field wider than its pin is refused here, where the hardware
-  // would silently see its low bits.
-  std::optional<std::string> check(const TrackerParams& p) const;
+  static TrackerCoreInputs core_inputs(const Params& p, const Inputs& in, const TrackerReg2Hw& r);
+  static TrackerHw2Reg hw2reg(const Params& p, const TrackerCoreOutputs& o);
+  static void outputs(const TrackerCoreOutputs& co, Outputs& o) {
+    static_cast<TrackerDataOut&>(o) = co;
+  }
 };
 
-struct TrackerInputs {
-  bool rst_n = true;
-  TrackerConfig cfg;
-  bool in_valid = false;
-  uint32_t in_wg_id = 0;
-  uint32_t in_wf_id = 0;
-  uint64_t in_addr = 0;
-  uint32_t in_size = 0;
-  uint32_t in_src = 0;
-  bool trig_ready = false;
-};
+using Tracker = RegBlock<TrackerGlue>;
 
-struct TrackerOutputs {
-  bool cfg_error = false;
-  bool in_ready = false;
-  bool set_full = false;
-  bool trig_valid = false;
-  uint32_t trig_wg_id = 0;
-  uint32_t trig_wf_id = 0;
-  uint64_t trig_addr = 0;
-  uint32_t stat_updates = 0;
-  uint32_t stat_triggers = 0;
-  uint32_t stat_stalls = 0;
-  uint32_t stat_untracked = 0;
-  uint32_t live = 0;
-};
-
-class Tracker {
- public:
-  explicit Tracker(const TrackerParams& params);
-
-  const TrackerParams& params() const { return p_; }
-  TrackerOutputs eval(const TrackerInputs& in) const;
-  void clock(const TrackerInputs& in);
-
- private:
-  struct Entry {
-    bool valid = false;
-    uint32_t tag = 0;
-    uint64_t addr = 0;
-    uint32_t cnt = 0;
-  };
-  // The combinational part of one cycle, shared by eval() and clock().
-  struct Decision {
-    bool cfg_error, tracked, hit, fire, stall, accept, set_full;
-    unsigned hit_idx, free_idx;
-    uint32_t tag, sum;
-    uint64_t new_addr;
-  };
-  Decision decide(const TrackerInputs& in) const;
-
-  TrackerParams p_;
-  uint64_t addr_mask_, wg_mask_, wf_mask_, cnt_mask_, upe_mask_, stat_mask_;
-  std::vector<Entry> entries_;
-  bool trig_valid_ = false;
-  uint32_t trig_wg_id_ = 0, trig_wf_id_ = 0;
-  uint64_t trig_addr_ = 0;
-  uint32_t stat_updates_ = 0, stat_triggers_ = 0, stat_stalls_ = 0, stat_untracked_ = 0;
-  uint32_t live_ = 0;
-};
+// The configuration a core would see from these register values.
+TrackerConfig tracker_config(const TrackerReg2Hw& r);
 
 }  // namespace t3

@@ -2,20 +2,18 @@
 // direction, width at parameters p, and the TrackerInputs/TrackerOutputs
 // field that carries it. rtl/tracker.sv declares the same ports; the pin
 // check (ctest tracker_pins_*) compares this list with the Verilated model
-// and the RTL source.
+// and the RTL source. The configuration is in registers (the APB port); the
+// status counters are registers too and also brought out as pins, for
+// observation.
 #pragma once
 
+#include "common/apb.h"
 #include "common/pins.h"
 #include "tracker/tracker.h"
 
 #define T3_TRACKER_PINS(X)                                        \
   X(in,  rst_ni,                 1,             rst_n)            \
-  X(in,  cfg_enable_i,           1,             cfg.enable)       \
-  X(in,  cfg_base_i,             p.addr_w,      cfg.base)         \
-  X(in,  cfg_limit_i,            p.addr_w,      cfg.limit)        \
-  X(in,  cfg_tile_size_i,        p.cnt_w,       cfg.tile_size)    \
-  X(in,  cfg_updates_per_elem_i, p.upe_w,       cfg.updates_per_elem) \
-  X(out, cfg_error_o,            1,             cfg_error)        \
+  T3_APB_PINS(X)                                                  \
   X(in,  in_valid_i,             1,             in_valid)         \
   X(out, in_ready_o,             1,             in_ready)         \
   X(in,  in_wg_id_i,             p.wg_id_w,     in_wg_id)         \

@@ -5,15 +5,15 @@ namespace t3 {
 namespace {
 const RegField k_intr_state[] = {
     {"cfg_error", 0, 1, RegAccess::w1c, 0u},
-    {"untracked", 1, 1, RegAccess::w1c, 0u},
+    {"set_full", 1, 1, RegAccess::w1c, 0u},
 };
 const RegField k_intr_enable[] = {
     {"cfg_error", 0, 1, RegAccess::rw, 0u},
-    {"untracked", 1, 1, RegAccess::rw, 0u},
+    {"set_full", 1, 1, RegAccess::rw, 0u},
 };
 const RegField k_intr_test[] = {
     {"cfg_error", 0, 1, RegAccess::w1p, 0u},
-    {"untracked", 1, 1, RegAccess::w1p, 0u},
+    {"set_full", 1, 1, RegAccess::w1p, 0u},
 };
 const RegField k_ctrl[] = {
     {"enable", 0, 1, RegAccess::rw, 0u},
@@ -84,11 +84,11 @@ const RegInfo TrackerRegMap::kInfo[kCount] = {
 
 const TrackerRegMap::Reg2HwMember TrackerRegMap::kReg2Hw[] = {
     {0, 0, &TrackerReg2Hw::intr_state_cfg_error},
-    {0, 1, &TrackerReg2Hw::intr_state_untracked},
+    {0, 1, &TrackerReg2Hw::intr_state_set_full},
     {1, 0, &TrackerReg2Hw::intr_enable_cfg_error},
-    {1, 1, &TrackerReg2Hw::intr_enable_untracked},
+    {1, 1, &TrackerReg2Hw::intr_enable_set_full},
     {2, 0, &TrackerReg2Hw::intr_test_cfg_error},
-    {2, 1, &TrackerReg2Hw::intr_test_untracked},
+    {2, 1, &TrackerReg2Hw::intr_test_set_full},
     {3, 0, &TrackerReg2Hw::ctrl_enable},
     {4, 0, &TrackerReg2Hw::base_lo_addr},
     {5, 0, &TrackerReg2Hw::base_hi_addr},
@@ -101,7 +101,7 @@ const unsigned TrackerRegMap::kReg2HwCount = sizeof kReg2Hw / sizeof kReg2Hw[0];
 
 const TrackerRegMap::Hw2RegMember TrackerRegMap::kHw2Reg[] = {
     {0, 0, &TrackerHw2Reg::intr_state_cfg_error_set},
-    {0, 1, &TrackerHw2Reg::intr_state_untracked_set},
+    {0, 1, &TrackerHw2Reg::intr_state_set_full_set},
     {9, 0, &TrackerHw2Reg::status_cfg_error},
     {9, 1, &TrackerHw2Reg::status_set_full},
     {9, 2, &TrackerHw2Reg::status_live},

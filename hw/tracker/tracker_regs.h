@@ -39,11 +39,11 @@ enum class TrackerReg : unsigned {
 // cycle after the write).
 struct TrackerReg2Hw {
   uint32_t intr_state_cfg_error = 0;  // W1C, 1 bit
-  uint32_t intr_state_untracked = 0;  // W1C, 1 bit
+  uint32_t intr_state_set_full = 0;  // W1C, 1 bit
   uint32_t intr_enable_cfg_error = 0;  // RW, 1 bit
-  uint32_t intr_enable_untracked = 0;  // RW, 1 bit
+  uint32_t intr_enable_set_full = 0;  // RW, 1 bit
   uint32_t intr_test_cfg_error = 0;  // W1P, 1 bit
-  uint32_t intr_test_untracked = 0;  // W1P, 1 bit
+  uint32_t intr_test_set_full = 0;  // W1P, 1 bit
   uint32_t ctrl_enable = 0;  // RW, 1 bit
   uint32_t base_lo_addr = 0;  // RW, 32 bits
   uint32_t base_hi_addr = 0;  // RW, 32 bits
@@ -58,7 +58,7 @@ struct TrackerReg2Hw {
 // registers.
 struct TrackerHw2Reg {
   uint32_t intr_state_cfg_error_set = 0;  // 1 bit
-  uint32_t intr_state_untracked_set = 0;  // 1 bit
+  uint32_t intr_state_set_full_set = 0;  // 1 bit
   uint32_t status_cfg_error = 0;  // 1 bit
   uint32_t status_set_full = 0;  // 1 bit
   uint32_t status_live = 0;  // 24 bits

@@ -62,6 +62,15 @@ def rtl_path(block):
     return os.path.join(ROOT, "rtl", block + ".sv")
 
 
+def rtl_sources(block):
+    """What a tool is given for the block: every package of rtl/ first (SystemVerilog
+    wants a package declared before its use; the register blocks' are generated), then
+    rtl/<block>.sv; the modules it instantiates are found in rtl/ (-y)."""
+    pkgs = sorted(os.path.join(ROOT, "rtl", f) for f in os.listdir(os.path.join(ROOT, "rtl"))
+                  if f.endswith("_pkg.sv"))
+    return pkgs + [rtl_path(block)]
+
+
 def module_header(block):
     """The text of `module <block> #(...) (...);`."""
     text = open(rtl_path(block), encoding="utf-8").read()

@@ -11,6 +11,8 @@
 #include <vector>
 
 #include "cosim_config.h"
+#include "reg_traffic.h"
+#include "t3/tracker_regs.h"
 #include "test_cosim.h"
 #include "tracker_scoreboard.h"
 #include "tracker_stimulus.h"
@@ -40,27 +42,34 @@ TrackerConfig ring_rs_config(uint32_t tile_size, uint32_t upe = 2, uint64_t base
 }
 
 // Drives the co-simulation with a scoreboard attached; every cycle checks
-// model == RTL and the RTL's outputs against the scoreboard.
+// model == RTL and the RTL's outputs (the register port's answers included)
+// against the scoreboard. The configuration goes in through the registers,
+// as the driver writes it.
 class Bench {
  public:
   explicit Bench(const TrackerConfig& cfg) : c_(the_cosim()) { restart(cfg); }
 
   Cosim<TrackerBlock>& cosim() { return c_; }
   TrackerScoreboard& sb() { return *sb_; }
+  ApbMaster& apb() { return apb_; }
 
   // One cycle presenting w (or nothing); returns whether w was accepted.
   bool step(const TileWrite* w, bool trig_ready) {
     TrackerInputs& in = c_.in();
     present(in, w ? *w : TileWrite{}, w != nullptr);
     in.trig_ready = trig_ready;
-    return finish_cycle(w ? *w : TileWrite{});
+    return finish_cycle();
   }
 
-  bool finish_cycle(const TileWrite& w) {
+  // The cycle with the data pins as they are: the register port's next
+  // phase, the compare, the scoreboard.
+  bool finish_cycle() {
+    apb_.drive(c_.in().apb);
     const TrackerInputs in = c_.in();
     EXPECT_TRUE(c_.cycle()) << c_.first_mismatch();
-    if (auto err = sb_->observe(in.in_valid, w, in.trig_ready, c_.out()))
+    if (auto err = sb_->observe(in, c_.out()))
       ADD_FAILURE() << "cycle " << c_.cycles() - 1 << ": " << *err;
+    if (auto d = apb_.after(in.apb, c_.out().apb)) last_ = *d;
     return in.in_valid && c_.out().in_ready;
   }
 
@@ -76,25 +85,48 @@ class Bench {
     for (unsigned i = 0; i < n; ++i) step(nullptr, trig_ready);
   }
 
+  // One register access through the port (no data traffic meanwhile).
+  ApbDone access(const ApbTransfer& t) {
+    apb_.push(t);
+    while (!apb_.idle()) step(nullptr, c_.in().trig_ready);
+    return last_;
+  }
+  uint32_t read(uint32_t addr) {
+    const ApbDone d = access({false, addr, 0, 0});
+    EXPECT_FALSE(d.err) << "read of 0x" << std::hex << addr << " refused";
+    return d.rdata;
+  }
+  // Whether the write was taken (pslverr_o low).
+  bool write(uint32_t addr, uint32_t data) { return !access({true, addr, data, 0xF}).err; }
+
   void expect_drained() {
     idle(4);
     const auto err = sb_->check_drained();
     EXPECT_FALSE(err.has_value()) << *err;
   }
 
-  // Reset (whatever is in flight) and a new configuration from then on.
+  // Reset (whatever is in flight), then the configuration programmed
+  // through the registers.
   void restart(const TrackerConfig& cfg, unsigned reset_cycles = 2) {
     const bool trig_ready = c_.in().trig_ready;
     c_.in() = TrackerInputs{};
-    c_.in().cfg = cfg;
     c_.in().trig_ready = trig_ready;
+    apb_.clear();
     EXPECT_TRUE(c_.reset(reset_cycles)) << c_.first_mismatch();
-    sb_ = std::make_unique<TrackerScoreboard>(c_.params(), cfg);
+    sb_ = std::make_unique<TrackerScoreboard>(c_.params());
+    reprogram(cfg);
+  }
+  // The configuration programmed without a reset (refused while tiles are live).
+  void reprogram(const TrackerConfig& cfg) {
+    program(apb_, cfg);
+    while (!apb_.idle()) step(nullptr, c_.in().trig_ready);
   }
 
  private:
   Cosim<TrackerBlock>& c_;
   std::unique_ptr<TrackerScoreboard> sb_;
+  ApbMaster apb_;
+  ApbDone last_;
 };
 
 TileWrite write(uint32_t wg, uint32_t wf, uint64_t elem, uint32_t size, uint32_t src = 0,
@@ -317,8 +349,14 @@ TEST(TrackerCosim, EveryConfigurationFaultAndItsNeighbour) {
     const TileWrite inside = write(3, 0, 0, 1);
     for (int i = 0; i < 3; ++i) EXPECT_TRUE(b.step(&inside, true));
     b.idle(1);
-    EXPECT_EQ(b.cosim().out().cfg_error, k.error);
+    const uint32_t status = b.read(T3_TRACKER_A_STATUS);
+    EXPECT_EQ((status & T3_TRACKER_R_STATUS_CFG_ERROR_MASK) != 0, k.error);
     EXPECT_EQ(b.cosim().out().stat_untracked, k.cfg.enable && !k.error ? 0u : 3u);
+    // The interrupt: pending while the fault lasts, on the line once enabled.
+    EXPECT_FALSE(b.cosim().out().intr);
+    EXPECT_TRUE(b.write(T3_TRACKER_A_INTR_ENABLE, T3_TRACKER_R_INTR_ENABLE_CFG_ERROR_MASK));
+    b.idle(1);
+    EXPECT_EQ(b.cosim().out().intr, k.error);
     // The same verdict from the driver-side check, which names the field.
     EXPECT_EQ(k.cfg.check(p).has_value(), k.error) << k.cfg.check(p).value_or("");
   }
@@ -388,12 +426,102 @@ TEST(TrackerCosim, WriteSizesZeroOvershootAndWiderThanAColumn) {
   }
 }
 
+// The region and the threshold are locked while a tile is live (the
+// busy-locked registers answer pslverr and keep their value); CTRL is not.
+TEST(TrackerCosim, RegionLockedWhileATileIsLive) {
+  Bench b(ring_rs_config(4, 1));
+  const TrackerConfig cfg = b.sb().config();
+  b.send(write(5, 1, 0, 2));  // half a tile: one entry live
+  b.idle(1);
+  ASSERT_EQ(b.cosim().out().live, 1u);
+  EXPECT_FALSE(b.write(T3_TRACKER_A_BASE_LO, 0x40));
+  EXPECT_FALSE(b.write(T3_TRACKER_A_LIMIT_HI, 1));
+  EXPECT_FALSE(b.write(T3_TRACKER_A_TILE, 8));
+  EXPECT_EQ(b.read(T3_TRACKER_A_BASE_LO), uint32_t(cfg.base));
+  EXPECT_TRUE(b.write(T3_TRACKER_A_CTRL, T3_TRACKER_R_CTRL_ENABLE_MASK));
+  b.send(write(5, 1, 2, 2));  // completes the tile
+  b.idle(2);
+  ASSERT_EQ(b.cosim().out().live, 0u);
+  EXPECT_TRUE(b.write(T3_TRACKER_A_BASE_LO, uint32_t(cfg.base)));
+  b.expect_drained();
+}
+
+// What firmware wrote reads back; the PARAM_* registers describe the build;
+// read-only, unmapped and partial accesses are refused and change nothing.
+TEST(TrackerCosim, ConfigurationReadsBackAndParametersMatchTheBuild) {
+  const TrackerParams& p = params();
+  const TrackerConfig cfg = ring_rs_config(16, 2, 0x123456789aull & bits(p.addr_w));
+  Bench b(cfg);
+  EXPECT_EQ(b.read(T3_TRACKER_A_BASE_LO), uint32_t(cfg.base));
+  EXPECT_EQ(b.read(T3_TRACKER_A_BASE_HI), uint32_t(cfg.base >> 32));
+  EXPECT_EQ(b.read(T3_TRACKER_A_LIMIT_LO), uint32_t(cfg.limit));
+  EXPECT_EQ(b.read(T3_TRACKER_A_TILE), 16u | 2u << T3_TRACKER_R_TILE_UPDATES_PER_ELEM_SHIFT);
+  EXPECT_EQ(b.read(T3_TRACKER_A_CTRL), T3_TRACKER_R_CTRL_ENABLE_MASK);
+  const uint32_t geometry = b.read(T3_TRACKER_A_PARAM_GEOMETRY);
+  EXPECT_EQ(1u << ((geometry & T3_TRACKER_R_PARAM_GEOMETRY_SETS_LOG2_MASK) >>
+                   T3_TRACKER_R_PARAM_GEOMETRY_SETS_LOG2_SHIFT), p.sets);
+  EXPECT_EQ((geometry & T3_TRACKER_R_PARAM_GEOMETRY_WAYS_MASK) >>
+                T3_TRACKER_R_PARAM_GEOMETRY_WAYS_SHIFT, p.ways);
+  EXPECT_EQ((b.read(T3_TRACKER_A_PARAM_WIDTHS) & T3_TRACKER_R_PARAM_WIDTHS_ADDR_W_MASK) >>
+                T3_TRACKER_R_PARAM_WIDTHS_ADDR_W_SHIFT, p.addr_w);
+  EXPECT_FALSE(b.write(T3_TRACKER_A_STAT_UPDATES, 5));          // read-only
+  EXPECT_TRUE(b.access({false, 0xFFC, 0, 0}).err);               // no register there
+  EXPECT_TRUE(b.access({true, T3_TRACKER_A_BASE_LO, 7, 0x3}).err);  // partial write
+  EXPECT_TRUE(b.access({false, T3_TRACKER_A_BASE_LO + 1, 0, 0}).err);  // unaligned
+  EXPECT_EQ(b.read(T3_TRACKER_A_BASE_LO), uint32_t(cfg.base));
+}
+
+// Interrupts: INTR_TEST sets a pending bit two edges after its write; the
+// line follows INTR_ENABLE; a W1C write clears, but CFG_ERROR comes back in
+// every cycle the fault lasts; SET_FULL is set by a write that waits for a way.
+TEST(TrackerCosim, InterruptsSetClearAndTest) {
+  const TrackerParams& p = params();
+  Bench b(ring_rs_config(4, 1));
+  EXPECT_TRUE(b.write(T3_TRACKER_A_INTR_TEST, T3_TRACKER_R_INTR_TEST_SET_FULL_MASK));
+  b.idle(1);
+  EXPECT_EQ(b.read(T3_TRACKER_A_INTR_STATE), T3_TRACKER_R_INTR_STATE_SET_FULL_MASK);
+  EXPECT_FALSE(b.cosim().out().intr);
+  EXPECT_TRUE(b.write(T3_TRACKER_A_INTR_ENABLE, T3_TRACKER_R_INTR_ENABLE_SET_FULL_MASK |
+                                                    T3_TRACKER_R_INTR_ENABLE_CFG_ERROR_MASK));
+  EXPECT_FALSE(b.cosim().out().intr) << "the enable takes effect at the write's edge";
+  b.idle(1);
+  EXPECT_TRUE(b.cosim().out().intr);
+  EXPECT_TRUE(b.write(T3_TRACKER_A_INTR_STATE, T3_TRACKER_R_INTR_STATE_SET_FULL_MASK));
+  b.idle(1);
+  EXPECT_FALSE(b.cosim().out().intr);
+
+  // An unusable threshold: the fault's interrupt, again after a clear.
+  EXPECT_TRUE(b.write(T3_TRACKER_A_TILE, 0));
+  b.idle(2);
+  EXPECT_TRUE(b.cosim().out().intr);
+  EXPECT_TRUE(b.write(T3_TRACKER_A_INTR_STATE, T3_TRACKER_R_INTR_STATE_CFG_ERROR_MASK));
+  b.idle(1);
+  EXPECT_TRUE(b.cosim().out().intr) << "the fault still holds: set again";
+  EXPECT_TRUE(b.write(T3_TRACKER_A_TILE, 4 | 1u << T3_TRACKER_R_TILE_UPDATES_PER_ELEM_SHIFT));
+  EXPECT_TRUE(b.write(T3_TRACKER_A_INTR_STATE, T3_TRACKER_R_INTR_STATE_CFG_ERROR_MASK));
+  b.idle(1);
+  EXPECT_FALSE(b.cosim().out().intr);
+
+  // A full set: ways tiles of one set live, one more waits.
+  for (uint32_t k = 0; k < p.ways; ++k) b.send(write(k * p.sets, 0, k * 4, 1));
+  const TileWrite waits = write(p.ways * p.sets, 0, p.ways * 4, 1);
+  EXPECT_FALSE(b.step(&waits, true));
+  b.idle(1);
+  EXPECT_TRUE(b.cosim().out().intr);
+  EXPECT_EQ(b.read(T3_TRACKER_A_INTR_STATE), T3_TRACKER_R_INTR_STATE_SET_FULL_MASK);
+}
+
 // Constrained-random traffic (tracker_stimulus.h) phase after phase, each
-// phase after a reset with a new random shape, region and WG mix; some
-// phases get an unusable configuration.
+// with a new random shape, region and WG mix, programmed through the
+// registers either after a reset in the middle of traffic or, without one,
+// once the last phase's tiles have drained (the region is locked while a
+// tile is live); some phases get an unusable configuration. Random register
+// traffic runs throughout (reg_traffic.h): reads, refused writes, interrupt
+// enables, clears and tests, the configuration rewritten while locked.
 struct RandomResult {
   uint64_t cycles = 0, triggers = 0, set_full_stalls = 0, output_stalls = 0, resets = 0;
-  uint64_t bad_phases = 0;
+  uint64_t reprograms = 0, bad_phases = 0;
+  RegAccessCounts regs;
   std::vector<bool> sets_used;
   uint64_t addr_ones = 0, addr_zeros = 0;  // bits seen 1 / 0 in tracked writes
   uint32_t tag_ones = 0, tag_zeros = 0;    // likewise for the WG-id bits above the set index
@@ -424,12 +552,15 @@ RandomResult run_random(uint64_t cycles, uint64_t seed, unsigned phases) {
   Bench b(t.config());
   const uint64_t first_cycle = b.cosim().cycles();
   auto stim = std::make_unique<TrackerStimulus>(p, t, rng());
+  auto regs = std::make_unique<RegTraffic<TrackerRegMap>>(rng(), 0.05);
   auto run_cycle = [&] {
     TrackerInputs& in = b.cosim().in();
     stim->drive(in);
+    regs->maybe_queue(b.apb(), b.sb().regs());
     const TileWrite w = stim->presented();
     const bool tracked = in.in_valid && b.sb().tracked(w);
-    const bool accepted = b.finish_cycle(w);
+    const TrackerConfig cfg = b.sb().config();
+    const bool accepted = b.finish_cycle();
     stim->after(in, b.cosim().out());
     if (accepted && tracked) {
       r.sets_used[w.wg_id % p.sets] = true;
@@ -437,30 +568,42 @@ RandomResult run_random(uint64_t cycles, uint64_t seed, unsigned phases) {
       r.addr_zeros |= ~w.addr;
       r.tag_ones |= w.wg_id;
       r.tag_zeros |= ~w.wg_id;
-      r.at_base += w.addr == in.cfg.base;
-      r.at_last += w.addr == in.cfg.limit - 1;
+      r.at_base += w.addr == cfg.base;
+      r.at_last += w.addr == cfg.limit - 1;
     }
-    r.at_limit += accepted && !tracked && w.addr == in.cfg.limit;
+    r.at_limit += accepted && !tracked && w.addr == cfg.limit;
   };
+  // What a scoreboard counted, before a reset replaces it.
   auto tally = [&] {
     r.triggers += b.sb().triggers_seen();
     r.set_full_stalls += b.sb().set_full_stalls();
     r.output_stalls += b.sb().output_stalls();
+    r.regs += b.sb().regs().counts();
   };
   const uint64_t phase_len = cycles / phases + 1;
   for (uint64_t i = 0; i < cycles && !testing::Test::HasFailure(); ++i) {
     run_cycle();
     if ((i + 1) % phase_len == 0) {
-      // Reset in the middle of traffic; the next phase has a new shape.
-      tally();
-      ++r.resets;
+      // The next phase has a new shape.
       t = TrackerTraffic::random(p, rng);
       TrackerConfig cfg = t.config();
       if (rng() % 6 == 0) {
         cfg = break_config(cfg, p, rng);
         ++r.bad_phases;
       }
-      b.restart(cfg, 1 + unsigned(rng() % 3));
+      if (rng() % 2) {
+        // Reset in the middle of traffic.
+        tally();
+        ++r.resets;
+        b.restart(cfg, 1 + unsigned(rng() % 3));
+      } else {
+        // Drain, then program the new region and threshold.
+        stim->stop_new_tiles();
+        for (unsigned k = 0; k < 200000 && !stim->idle() && !testing::Test::HasFailure(); ++k)
+          run_cycle();
+        ++r.reprograms;
+        b.reprogram(cfg);
+      }
       stim = std::make_unique<TrackerStimulus>(p, t, rng());
     }
   }
@@ -484,7 +627,7 @@ TEST(TrackerCosim, ResetInTheMiddleOfTraffic) {
   TrackerStimulus stim(p, t, rng());
   for (int i = 0; i < 3000; ++i) {
     stim.drive(b.cosim().in());
-    b.finish_cycle(stim.presented());
+    b.finish_cycle();
     stim.after(b.cosim().in(), b.cosim().out());
   }
   ASSERT_GT(b.cosim().out().live, 0u) << "reset should hit live entries";
@@ -517,7 +660,7 @@ TEST(TrackerCosim, RandomReadyOnTheTriggerOutput) {
   TrackerStimulus stim(p, t, rng());
   for (int i = 0; i < 20000 && !HasFailure(); ++i) {
     stim.drive(b.cosim().in());
-    b.finish_cycle(stim.presented());
+    b.finish_cycle();
     stim.after(b.cosim().in(), b.cosim().out());
   }
   EXPECT_GT(b.sb().output_stalls(), 100u);
@@ -532,10 +675,12 @@ TEST(TrackerCosim, ConstrainedRandom) {
   const RandomResult r = run_random(cycles, opt.seed, phases);
   unsigned sets = 0;
   for (bool s : r.sets_used) sets += s;
-  std::printf("random: %llu cycles, %llu resets (%llu unusable configurations), %llu triggers, "
+  std::printf("random: %llu cycles, %llu resets, %llu reprogrammed (%llu unusable "
+              "configurations), %llu triggers, "
               "%llu set-full stalls, %llu output stalls, %u of %u sets, writes at base %llu, "
               "at limit-1 %llu, at limit %llu, %llu model/RTL mismatches\n",
               static_cast<unsigned long long>(r.cycles), static_cast<unsigned long long>(r.resets),
+              static_cast<unsigned long long>(r.reprograms),
               static_cast<unsigned long long>(r.bad_phases),
               static_cast<unsigned long long>(r.triggers),
               static_cast<unsigned long long>(r.set_full_stalls),
@@ -544,6 +689,15 @@ TEST(TrackerCosim, ConstrainedRandom) {
               static_cast<unsigned long long>(r.at_last),
               static_cast<unsigned long long>(r.at_limit),
               static_cast<unsigned long long>(the_cosim().mismatches()));
+  std::printf("registers: %llu reads, %llu writes; refused: %llu address, %llu strobe, %llu "
+              "read-only, %llu busy; %llu cycles with the interrupt up\n",
+              static_cast<unsigned long long>(r.regs.reads),
+              static_cast<unsigned long long>(r.regs.writes),
+              static_cast<unsigned long long>(r.regs.address_errors),
+              static_cast<unsigned long long>(r.regs.strobe_errors),
+              static_cast<unsigned long long>(r.regs.read_only_errors),
+              static_cast<unsigned long long>(r.regs.busy_errors),
+              static_cast<unsigned long long>(r.regs.intr_cycles));
   EXPECT_EQ(the_cosim().mismatches(), 0u) << the_cosim().first_mismatch();
   EXPECT_GE(r.cycles, cycles);
   if (cycles < 1000000) return;  // the coverage below needs the full run
@@ -553,6 +707,14 @@ TEST(TrackerCosim, ConstrainedRandom) {
   EXPECT_GT(r.set_full_stalls, 0u);
   EXPECT_GT(r.output_stalls, 0u);
   EXPECT_GT(r.bad_phases, 0u);
+  EXPECT_GT(r.resets, 0u);
+  EXPECT_GT(r.reprograms, 0u);
+  EXPECT_GT(r.regs.reads, 1000u);
+  EXPECT_GT(r.regs.address_errors, 0u);
+  EXPECT_GT(r.regs.strobe_errors, 0u);
+  EXPECT_GT(r.regs.read_only_errors, 0u);
+  EXPECT_GT(r.regs.busy_errors, 0u);
+  EXPECT_GT(r.regs.intr_cycles, 0u);
   EXPECT_EQ(sets, p.sets);
   const uint64_t addr_mask = bits(p.addr_w);
   EXPECT_EQ(r.addr_ones & addr_mask, addr_mask) << std::hex << (r.addr_ones & addr_mask);

@@ -8,6 +8,7 @@
 // chunk is written locally and also updated by the DMA from GPU-1, so each
 // element gets two updates (updates_per_elem = 2). The Tracker must fire once
 // per WF tile of those chunks, after both updates of all its elements.
+#include <cctype>
 #include <cstdio>
 #include <cstdlib>
 #include <deque>
@@ -46,6 +47,11 @@ const char* kUsage =
     "  --m ROWS   GEMM output rows, a multiple of 64 (default 512)\n"
     "  --n COLS   GEMM output columns, a multiple of 64 x gpus (default 512)\n"
     "  --vcd FILE waveform of the whole run (default tracker_demo.vcd; 'none' for none)\n";
+
+std::string upper(std::string s) {
+  for (char& c : s) c = char(std::toupper(static_cast<unsigned char>(c)));
+  return s;
+}
 
 uint32_t parse_dim(const std::string& name, const char* text, uint32_t lo, uint32_t hi) {
   char* end = nullptr;
@@ -126,7 +132,7 @@ int sc_main(int argc, char** argv) {
   // The writes, stage by stage. Chunk order on GPU-0 follows the ring
   // (T3 Fig. 7): stage k works on chunk (gpus - k) mod gpus; stage 1's chunk
   // is remote. WG ids are numbered per stage (the Tracker holds one stage).
-  t3::tb::TrackerScoreboard sb(p, cfg);
+  t3::tb::TrackerScoreboard sb(p);
   std::deque<TileWrite> local, dma;
   std::vector<uint64_t> stage_tiles(s.gpus + 1, 0);
   for (uint32_t stage = 2; stage <= s.gpus; ++stage) {
@@ -163,9 +169,27 @@ int sc_main(int argc, char** argv) {
 
   const auto made = t3::tb::make_cosim<t3::TrackerBlock>(opt);
   auto& cosim = *made;
-  cosim.in().cfg = cfg;
   uint64_t errors = cosim.reset() ? 0 : 1;
-  const uint64_t start = cosim.cycles();
+  // One cycle: the register port's phase, the compare, the scoreboard.
+  t3::tb::ApbMaster apb;
+  auto cycle = [&](uint64_t now) {
+    t3::TrackerInputs& in = cosim.in();
+    apb.drive(in.apb);
+    if (!cosim.cycle()) ++errors;
+    if (auto err = sb.observe(in, cosim.out())) {
+      if (++errors <= 5) std::fprintf(stderr, "scoreboard, cycle %llu: %s\n",
+                                      static_cast<unsigned long long>(now), err->c_str());
+    }
+    if (auto d = apb.after(in.apb, cosim.out().apb)) {
+      const int r = t3::tb::TrackerShadow::find(d->t.addr);
+      std::printf("    cycle %3llu  W 0x%03x %-10s = 0x%08x%s\n",
+                  static_cast<unsigned long long>(now), d->t.addr,
+                  r < 0 ? "?" : upper(t3::TrackerRegMap::kInfo[r].name).c_str(), d->t.data,
+                  d->err ? "  REFUSED" : "");
+      errors += d->err;
+    }
+  };
+  const uint64_t start_programming = cosim.cycles();
   const uint64_t local_total = local.size(), dma_total = dma.size();
   uint64_t untracked = 0, max_live = 0, first_trig = 0, last_trig = 0;
   std::vector<uint64_t> stage_done(s.gpus + 1, 0);
@@ -182,6 +206,12 @@ int sc_main(int argc, char** argv) {
   std::printf("  seed %llu; co-simulating %llu writes (engine %s)...\n",
               static_cast<unsigned long long>(seed),
               static_cast<unsigned long long>(local_total + dma_total), cosim.engine_name());
+
+  // The driver programs the region and the threshold, then turns tracking on.
+  std::printf("  register writes (APB, offsets in the Tracker's window):\n");
+  t3::tb::program(apb, cfg);
+  while (!apb.idle()) cycle(cosim.cycles() - start_programming);
+  const uint64_t start = cosim.cycles();
 
   // Until every write is in and every due trigger taken; the scoreboard
   // knows what is due independently of the outputs, which lag by a cycle.
@@ -213,13 +243,8 @@ int sc_main(int argc, char** argv) {
     t3::TrackerInputs& in = cosim.in();
     t3::tb::present(in, cur, have);
     in.trig_ready = u(rng) >= s.trig_busy;
-    const bool same = cosim.cycle();
+    cycle(now);
     const t3::TrackerOutputs& o = cosim.out();
-    if (!same) ++errors;
-    if (auto err = sb.observe(in.in_valid, cur, in.trig_ready, o)) {
-      if (++errors <= 5) std::fprintf(stderr, "scoreboard, cycle %llu: %s\n",
-                                      static_cast<unsigned long long>(now), err->c_str());
-    }
     if (o.trig_valid && in.trig_ready) {
       const uint32_t stage = 2 + o.trig_wg_id / wg_per_chunk;
       if (++stage_fired[stage] == stage_tiles[stage]) stage_done[stage] = now;

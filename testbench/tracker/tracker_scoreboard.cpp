@@ -2,6 +2,8 @@
 
 #include <sstream>
 
+#include "t3/tracker_regs.h"
+
 namespace t3::tb {
 namespace {
 
@@ -9,14 +11,71 @@ uint64_t bits(unsigned w) { return w >= 64 ? ~uint64_t{0} : (uint64_t{1} << w) -
 
 }  // namespace
 
-TrackerScoreboard::TrackerScoreboard(const TrackerParams& p, const TrackerConfig& cfg) : p_(p) {
-  base_ = cfg.base & bits(p.addr_w);
-  limit_ = cfg.limit & bits(p.addr_w);
-  threshold_ = uint64_t(cfg.tile_size & bits(p.cnt_w)) * (cfg.updates_per_elem & bits(p.upe_w));
-  enable_ = cfg.enable;
+TileWrite presented_write(const TrackerDataIn& in) {
+  TileWrite w;
+  w.wg_id = in.in_wg_id;
+  w.wf_id = in.in_wf_id;
+  w.addr = in.in_addr;
+  w.size = in.in_size;
+  w.src = in.in_src;
+  return w;
+}
+
+void program(ApbMaster& m, const TrackerConfig& c) {
+  m.write(T3_TRACKER_A_BASE_LO, uint32_t(c.base));
+  m.write(T3_TRACKER_A_BASE_HI, uint32_t(c.base >> 32));
+  m.write(T3_TRACKER_A_LIMIT_LO, uint32_t(c.limit));
+  m.write(T3_TRACKER_A_LIMIT_HI, uint32_t(c.limit >> 32));
+  m.write(T3_TRACKER_A_TILE,
+          ((c.tile_size << T3_TRACKER_R_TILE_SIZE_SHIFT) & T3_TRACKER_R_TILE_SIZE_MASK) |
+              ((c.updates_per_elem << T3_TRACKER_R_TILE_UPDATES_PER_ELEM_SHIFT) &
+               T3_TRACKER_R_TILE_UPDATES_PER_ELEM_MASK));
+  m.write(T3_TRACKER_A_CTRL, c.enable ? T3_TRACKER_R_CTRL_ENABLE_MASK : 0);
+}
+
+TrackerScoreboard::TrackerScoreboard(const TrackerParams& p) : p_(p) { configure(); }
+
+void TrackerScoreboard::configure() {
+  auto reg = [](const char* name) { return TrackerShadow::reg(name); };
+  cfg_.enable = regs_.field(reg("ctrl"), "enable") != 0;
+  cfg_.base = uint64_t(regs_.field(reg("base_hi"), "addr")) << 32 | regs_.field(reg("base_lo"), "addr");
+  cfg_.limit = uint64_t(regs_.field(reg("limit_hi"), "addr")) << 32 | regs_.field(reg("limit_lo"), "addr");
+  cfg_.tile_size = regs_.field(reg("tile"), "size");
+  cfg_.updates_per_elem = regs_.field(reg("tile"), "updates_per_elem");
+  // The core takes the low bits its parameters give.
+  base_ = cfg_.base & bits(p_.addr_w);
+  limit_ = cfg_.limit & bits(p_.addr_w);
+  threshold_ = uint64_t(cfg_.tile_size & bits(p_.cnt_w)) * (cfg_.updates_per_elem & bits(p_.upe_w));
+  enable_ = cfg_.enable;
   // T3 §4.2.1: the counter must be able to hold wf_tile_size x updates per
   // element, and the tracked region must hold at least one byte.
-  valid_ = threshold_ >= 1 && threshold_ < (uint64_t{1} << p.cnt_w) && limit_ > base_;
+  valid_ = threshold_ >= 1 && threshold_ < (uint64_t{1} << p_.cnt_w) && limit_ > base_;
+}
+
+std::optional<uint32_t> TrackerScoreboard::ro(unsigned r, bool set_full) const {
+  const auto stat = [this](uint64_t count) { return uint32_t(count & bits(p_.stat_w)); };
+  switch (TrackerReg(r)) {
+    case TrackerReg::status:
+      return uint32_t(enable_ && !valid_) << T3_TRACKER_R_STATUS_CFG_ERROR_SHIFT |
+             uint32_t(set_full) << T3_TRACKER_R_STATUS_SET_FULL_SHIFT |
+             uint32_t(entries_) << T3_TRACKER_R_STATUS_LIVE_SHIFT;
+    case TrackerReg::stat_updates: return stat(updates_);
+    case TrackerReg::stat_triggers: return stat(completed_);
+    case TrackerReg::stat_stalls: return stat(stalls_);
+    case TrackerReg::stat_untracked: return stat(untracked_);
+    case TrackerReg::param_geometry: {
+      unsigned log2_sets = 0;
+      while ((1u << log2_sets) < p_.sets) ++log2_sets;
+      return log2_sets << T3_TRACKER_R_PARAM_GEOMETRY_SETS_LOG2_SHIFT |
+             p_.ways << T3_TRACKER_R_PARAM_GEOMETRY_WAYS_SHIFT;
+    }
+    case TrackerReg::param_widths:
+      return p_.addr_w << T3_TRACKER_R_PARAM_WIDTHS_ADDR_W_SHIFT |
+             p_.cnt_w << T3_TRACKER_R_PARAM_WIDTHS_CNT_W_SHIFT |
+             p_.upe_w << T3_TRACKER_R_PARAM_WIDTHS_UPE_W_SHIFT |
+             p_.stat_w << T3_TRACKER_R_PARAM_WIDTHS_STAT_W_SHIFT;
+    default: return 0;  // no RO field
+  }
 }
 
 TileWrite TrackerScoreboard::wired(const TileWrite& w) const {
@@ -60,15 +119,22 @@ bool TrackerScoreboard::expect_ready(const TileWrite& raw, bool trig_valid,
   return !expect_set_full(w);
 }
 
-std::optional<std::string> TrackerScoreboard::observe(bool in_valid, const TileWrite& raw,
-                                                      bool trig_ready,
+std::optional<std::string> TrackerScoreboard::observe(const TrackerInputs& in,
                                                       const TrackerOutputs& out) {
-  const TileWrite w = wired(raw);
+  const TileWrite w = wired(presented_write(in));
+  const bool in_valid = in.in_valid, trig_ready = in.trig_ready;
+  const bool cfg_error = enable_ && !valid_;
+  const bool set_full = in_valid && expect_set_full(w);
   std::ostringstream& err = complaints_.fresh();
-  if (out.cfg_error != (enable_ && !valid_))
-    err << "cfg_error_o = " << out.cfg_error << ", expected " << (enable_ && !valid_)
-        << " (threshold " << threshold_ << ", region [0x" << std::hex << base_ << ", 0x"
-        << limit_ << std::dec << ")); ";
+  // Registers: this cycle's access, on the state before the edge (live
+  // tiles lock the region and the threshold); the interrupt line.
+  regs_.observe(in.apb, out.apb, entries_ != 0,
+                [&](unsigned r) { return ro(r, set_full); }, err);
+  if (out.intr != regs_.intr())
+    err << "intr_o = " << out.intr << ", expected " << regs_.intr() << " (INTR_STATE 0x"
+        << std::hex << regs_.value(unsigned(TrackerReg::intr_state)) << ", INTR_ENABLE 0x"
+        << regs_.value(unsigned(TrackerReg::intr_enable)) << std::dec << ", threshold " << threshold_
+        << ", region [0x" << std::hex << base_ << ", 0x" << limit_ << std::dec << ")); ";
   // Registered outputs: they show everything accepted before this cycle.
   if (out.live != entries_)
     err << "live_o = " << out.live << ", expected " << entries_ << " tiles holding an entry; ";
@@ -131,11 +197,21 @@ std::optional<std::string> TrackerScoreboard::observe(bool in_valid, const TileW
   } else if (out.set_full) {
     err << "set_full_o without a write; ";
   }
+
+  // The edge: the interrupts' events of this cycle (CFG_ERROR is a level),
+  // then the configuration a register write leaves for the next cycle.
+  regs_.set_event(unsigned(TrackerReg::intr_state),
+                  uint32_t(cfg_error) << T3_TRACKER_R_INTR_STATE_CFG_ERROR_SHIFT |
+                      uint32_t(set_full) << T3_TRACKER_R_INTR_STATE_SET_FULL_SHIFT);
+  regs_.edge();
+  if (regs_.written() >= 0) configure();
   if (err.tellp() == 0) return std::nullopt;
   return err.str();
 }
 
 void TrackerScoreboard::reset() {
+  regs_.reset();
+  configure();
   tiles_.clear();
   entries_per_set_.clear();
   expected_.clear();

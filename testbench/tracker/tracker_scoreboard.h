@@ -1,10 +1,13 @@
 // Transaction-level checker of the Tracker, independent of both the C++
 // model and the RTL: it knows tiles (which writes belong to which WF tile)
 // and the configuration rules of T3 §4.2.1, written here on their own, not
-// sets' ways or counters. From that it predicts, every cycle, whether the
-// configuration is refused (cfg_error_o), which writes are tracked, which
-// triggers must appear in which order with which start address, how many
-// entries are live, every status counter, and when a write may be refused.
+// sets' ways or counters, and it keeps its own picture of the registers
+// (reg_shadow.h). From that it predicts, every cycle, every register
+// access's answer (the configuration read back, STATUS with its CFG_ERROR,
+// the counters; refused accesses, the region locked while a tile is live),
+// the interrupt line, which writes are tracked, which triggers must appear
+// in which order with which start address, how many entries are live, every
+// status counter, and when a write may be refused.
 //
 // It reads the outputs it is given: the co-simulation gives it the RTL's,
 // which equal the model's in every cycle or the run fails on the compare.
@@ -16,8 +19,10 @@
 #include <string>
 #include <unordered_map>
 
-#include "tracker/tracker.h"
+#include "apb_master.h"
 #include "complaints.h"
+#include "reg_shadow.h"
+#include "tracker/tracker.h"
 
 namespace t3::tb {
 
@@ -29,7 +34,7 @@ struct TileWrite {
 };
 
 // Puts w on the Tracker's write port (in_valid_i = valid).
-inline void present(TrackerInputs& in, const TileWrite& w, bool valid) {
+inline void present(TrackerDataIn& in, const TileWrite& w, bool valid) {
   in.in_valid = valid;
   in.in_wg_id = w.wg_id;
   in.in_wf_id = w.wf_id;
@@ -38,10 +43,23 @@ inline void present(TrackerInputs& in, const TileWrite& w, bool valid) {
   in.in_src = w.src;
 }
 
+// The write on the port in this cycle (whether or not in_valid_i is set).
+TileWrite presented_write(const TrackerDataIn& in);
+
+// Queues the register writes that program cfg, as the driver does: the
+// region and the threshold, then CTRL (tracking on or off) last.
+void program(ApbMaster& m, const TrackerConfig& cfg);
+
+using TrackerShadow = RegShadow<TrackerRegMap>;
+
 class TrackerScoreboard {
  public:
-  // cfg: the configuration on the Tracker's pins from the next cycle on.
-  TrackerScoreboard(const TrackerParams& p, const TrackerConfig& cfg);
+  // A Tracker after reset: registers at their reset values, nothing tracked.
+  explicit TrackerScoreboard(const TrackerParams& p);
+
+  // The configuration in force in this cycle, as the registers hold it.
+  const TrackerConfig& config() const { return cfg_; }
+  const TrackerShadow& regs() const { return regs_; }
 
   // Whether the configuration is usable (by this checker's own reading of T3
   // §4.2.1: a threshold tile_size x updates_per_elem of 1..2^CNT_W-1 and a
@@ -54,11 +72,12 @@ class TrackerScoreboard {
   // Whether the write waits for a free way (expected set_full_o).
   bool expect_set_full(const TileWrite& w) const;
 
-  // Every cycle, from what the DUT showed: returns an error text or nothing.
-  std::optional<std::string> observe(bool in_valid, const TileWrite& w, bool trig_ready,
-                                     const TrackerOutputs& out);
+  // Every cycle, from what the DUT was given and showed: returns an error
+  // text or nothing.
+  std::optional<std::string> observe(const TrackerInputs& in, const TrackerOutputs& out);
 
-  // Reset of the DUT: everything in flight is gone.
+  // Reset of the DUT: everything in flight is gone, the registers are at
+  // their reset values.
   void reset();
   // After the stimulus has drained: every completed tile triggered, none left open.
   std::optional<std::string> check_drained() const;
@@ -89,10 +108,16 @@ class TrackerScoreboard {
   unsigned set_of(uint32_t wg) const { return wg % p_.sets; }
   const Tile* find(const TileWrite& w) const;
   bool fires(const TileWrite& w) const;
+  // The RO bits of register r in this cycle (STATUS, the counters, PARAM_*).
+  std::optional<uint32_t> ro(unsigned r, bool set_full) const;
+  // The configuration the registers hold (after a write to them).
+  void configure();
 
   TrackerParams p_;
-  uint64_t base_, limit_, threshold_;
-  bool enable_, valid_;
+  TrackerShadow regs_;
+  TrackerConfig cfg_;
+  uint64_t base_ = 0, limit_ = 0, threshold_ = 0;
+  bool enable_ = false, valid_ = false;
   std::unordered_map<uint64_t, Tile> tiles_;
   std::unordered_map<unsigned, unsigned> entries_per_set_;
   std::deque<Expected> expected_;  // completion order = trigger order

@@ -15,7 +15,7 @@
 // The stimulus plays the memory-controller queue in front of the Tracker: it
 // holds every pending write and presents one per cycle; a refused write stays
 // pending and may be presented again later, after others (in_ready_o is a
-// per-cycle accept, see rtl/tracker.sv).
+// per-cycle accept, see rtl/tracker_core.sv).
 #pragma once
 
 #include <cstdint>
@@ -63,7 +63,7 @@ class TrackerStimulus {
  public:
   TrackerStimulus(const TrackerParams& p, const TrackerTraffic& t, uint64_t seed);
 
-  // Sets this cycle's write and trig_ready (not cfg or rst_n).
+  // Sets this cycle's write and trig_ready (not the register port or rst_n).
   void drive(TrackerInputs& in);
   // After the cycle: retire the presented write when it was accepted.
   void after(const TrackerInputs& in, const TrackerOutputs& out);

@@ -1,0 +1,100 @@
+// A block as firmware and the system see it: its core (the cycle model of
+// the datapath, configured through plain inputs) behind its generated
+// register block, with the APB port and interrupt of hw/common/apb.h. The
+// same split as the RTL: rtl/<block>.sv instantiates rtl/<block>_core.sv and
+// rtl/<block>_reg_top.sv, which meet only through the reg2hw and hw2reg
+// structs; here the core model and the RegFile (hw/common/regs.h) meet the
+// same way.
+//
+// A block's Glue (hw/<block>/<block>.h) says how they meet:
+//   using Params, Core, Regs (the generated <Camel>Regs), Inputs, Outputs;
+//   static CoreInputs core_inputs(const Params&, const Inputs&, const Reg2Hw&);
+//   static Hw2Reg hw2reg(const Params&, const CoreOutputs&);
+//   static void outputs(const CoreOutputs&, Outputs&);  // the core's pins of the block
+// and rtl/<block>.sv makes the same connections. The core has eval(),
+// clock() and step() (eval then clock on one decision).
+//
+// Cycle semantics, those of the RTL: in a cycle the core sees the registers'
+// values as they were after the last edge; an APB access phase answers
+// combinationally (a read shows RO values of this very cycle); a write, the
+// core's W1C set events and the core's own state change at the edge.
+#pragma once
+
+#include <cstdint>
+
+#include "common/apb.h"
+#include "common/regs.h"
+
+namespace t3 {
+
+template <class Glue>
+class RegBlock {
+ public:
+  using Params = typename Glue::Params;
+  using Core = typename Glue::Core;
+  using Regs = typename Glue::Regs;
+  using Map = typename Regs::Map;
+  using Inputs = typename Glue::Inputs;
+  using Outputs = typename Glue::Outputs;
+  using Reg2Hw = typename Regs::Reg2Hw;
+  using Hw2Reg = typename Regs::Hw2Reg;
+
+  explicit RegBlock(const Params& p) : p_(p), core_(p), rf_(Map::kInfo, Map::kCount) { refresh(); }
+
+  const Params& params() const { return p_; }
+  const Core& core() const { return core_; }
+  const RegFile& regs() const { return rf_; }
+  // The register values as the core reads them now.
+  const Reg2Hw& reg2hw() const { return r2h_; }
+
+  Outputs eval(const Inputs& in) const {
+    const auto co = core_.eval(Glue::core_inputs(p_, in, r2h_));
+    Outputs o{};
+    Glue::outputs(co, o);
+    o.apb.pready = true;
+    if (in.apb.access()) {
+      const Hw2Reg h = Glue::hw2reg(p_, co);
+      RegStatus st;
+      if (in.apb.pwrite) {
+        st = rf_.check_write(in.apb.paddr, in.apb.pstrb, h.busy);
+      } else {
+        // RO values are wires: this cycle's, for this cycle's read.
+        const int r = rf_.find(in.apb.paddr);
+        if (r >= 0) rf_.set_ro(unsigned(r), regs_ro_value<Map>(h, unsigned(r)));
+        st = rf_.read(in.apb.paddr, o.apb.prdata);
+      }
+      o.apb.pslverr = st != RegStatus::ok;
+    }
+    o.intr = Regs::intr(rf_);
+    return o;
+  }
+
+  void clock(const Inputs& in) {
+    const auto co = core_.step(Glue::core_inputs(p_, in, r2h_));
+    if (!in.rst_n) {
+      rf_.reset();
+      refresh();
+      return;
+    }
+    const Hw2Reg h = Glue::hw2reg(p_, co);
+    regs_set_events<Map>(rf_, h);
+    if (in.apb.access() && in.apb.pwrite) rf_.write(in.apb.paddr, in.apb.pwdata, in.apb.pstrb, h.busy);
+    rf_.clock();
+    refresh();
+  }
+
+ private:
+  void refresh() {
+    if (seen_ == rf_.changes()) return;
+    r2h_ = Regs::reg2hw(rf_);
+    seen_ = rf_.changes();
+  }
+
+  Params p_;
+  Core core_;
+  mutable RegFile rf_;  // eval() refreshes the RO value a read shows
+  Reg2Hw r2h_{};
+  uint64_t seen_ = ~uint64_t{0};  // the changes() r2h_ reflects
+};
+
+}  // namespace t3
