@@ -7,10 +7,12 @@
 // same way.
 //
 // A block's Glue (hw/<block>/<block>.h) says how they meet:
-//   using Params, Core, Regs (the generated <Camel>Regs), Inputs, Outputs;
-//   static CoreInputs core_inputs(const Params&, const Inputs&, const Reg2Hw&);
+//   using Params, Core, Regs (the generated <Camel>Regs),
+//         DataIn, DataOut (the data-path pins core and block share),
+//         CoreInputs (DataIn + what the registers drive), CoreOutputs (DataOut + what
+//         the registers read), Inputs (DataIn + apb), Outputs (DataOut + apb, intr);
+//   static void configure(const Params&, const Reg2Hw&, CoreInputs&);  // register-driven inputs
 //   static Hw2Reg hw2reg(const Params&, const CoreOutputs&);
-//   static void outputs(const CoreOutputs&, Outputs&);  // the core's pins of the block
 // and rtl/<block>.sv makes the same connections. The core has eval(),
 // clock() and step() (eval then clock on one decision).
 //
@@ -48,9 +50,9 @@ class RegBlock {
   const Reg2Hw& reg2hw() const { return r2h_; }
 
   Outputs eval(const Inputs& in) const {
-    const auto co = core_.eval(Glue::core_inputs(p_, in, r2h_));
+    const auto co = core_.eval(core_inputs(in));
     Outputs o{};
-    Glue::outputs(co, o);
+    static_cast<DataOut&>(o) = co;
     o.apb.pready = true;
     if (in.apb.access()) {
       const Hw2Reg h = Glue::hw2reg(p_, co);
@@ -70,23 +72,33 @@ class RegBlock {
   }
 
   void clock(const Inputs& in) {
-    const auto co = core_.step(Glue::core_inputs(p_, in, r2h_));
+    const auto co = core_.step(core_inputs(in));
     if (!in.rst_n) {
       rf_.reset();
       refresh();
       return;
     }
     const Hw2Reg h = Glue::hw2reg(p_, co);
-    regs_set_events<Map>(rf_, h);
     if (in.apb.access() && in.apb.pwrite) rf_.write(in.apb.paddr, in.apb.pwdata, in.apb.pstrb, h.busy);
+    regs_set_events<Map>(rf_, h);
     rf_.clock();
     refresh();
   }
 
  private:
+  using DataIn = typename Glue::DataIn;
+  using DataOut = typename Glue::DataOut;
+
+  // The core's inputs: this cycle's data pins, the register-driven ones as
+  // the registers last changed them.
+  const typename Glue::CoreInputs& core_inputs(const Inputs& in) const {
+    static_cast<DataIn&>(ci_) = in;
+    return ci_;
+  }
   void refresh() {
     if (seen_ == rf_.changes()) return;
     r2h_ = Regs::reg2hw(rf_);
+    Glue::configure(p_, r2h_, ci_);
     seen_ = rf_.changes();
   }
 
@@ -94,6 +106,7 @@ class RegBlock {
   Core core_;
   mutable RegFile rf_;  // eval() refreshes the RO value a read shows
   Reg2Hw r2h_{};
+  mutable typename Glue::CoreInputs ci_{};
   uint64_t seen_ = ~uint64_t{0};  // the changes() r2h_ reflects
 };
 

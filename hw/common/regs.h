@@ -139,7 +139,9 @@ uint32_t regs_ro_value(const Hw2Reg& h, unsigned r) {
 
 // The core's W1C set events for this cycle's edge (INTR_TEST's pulses set
 // INTR_STATE like events); RO values are left alone. Runs every cycle, so
-// it visits only the set-event members (found once).
+// it visits only the set-event members (found once) and leaves bits that
+// are set already: call it after this cycle's write (whose clear a set
+// must win over).
 template <class Map, class Hw2Reg>
 void regs_set_events(RegFile& rf, const Hw2Reg& h) {
   static const std::vector<unsigned> events = [] {
@@ -153,10 +155,13 @@ void regs_set_events(RegFile& rf, const Hw2Reg& h) {
   for (unsigned k : events) {
     const auto& m = Map::kHw2Reg[k];
     const RegField& f = Map::kInfo[m.reg].fields[m.field];
-    if (const uint32_t v = h.*m.member) rf.hw_set(m.reg, (v << f.lsb) & f.mask());
+    if (const uint32_t v = h.*m.member) {
+      if (const uint32_t b = (v << f.lsb) & f.mask() & ~rf.q(m.reg)) rf.hw_set(m.reg, b);
+    }
   }
   if (Map::kIntrState >= 0) {
-    if (const uint32_t t = rf.pulses(unsigned(Map::kIntrTest))) rf.hw_set(unsigned(Map::kIntrState), t);
+    const unsigned st = unsigned(Map::kIntrState);
+    if (const uint32_t t = rf.pulses(unsigned(Map::kIntrTest)) & ~rf.q(st)) rf.hw_set(st, t);
   }
 }
 

@@ -14,12 +14,8 @@ TrackerConfig tracker_config(const TrackerReg2Hw& r) {
   return c;
 }
 
-TrackerCoreInputs TrackerGlue::core_inputs(const Params&, const Inputs& in,
-                                           const TrackerReg2Hw& r) {
-  TrackerCoreInputs c;
-  static_cast<TrackerDataIn&>(c) = in;
+void TrackerGlue::configure(const Params&, const TrackerReg2Hw& r, TrackerCoreInputs& c) {
   c.cfg = tracker_config(r);
-  return c;
 }
 
 TrackerHw2Reg TrackerGlue::hw2reg(const Params& p, const TrackerCoreOutputs& o) {

@@ -32,14 +32,15 @@ struct TrackerGlue {
   using Params = TrackerParams;
   using Core = TrackerCore;
   using Regs = TrackerRegs;
+  using DataIn = TrackerDataIn;
+  using DataOut = TrackerDataOut;
+  using CoreInputs = TrackerCoreInputs;
+  using CoreOutputs = TrackerCoreOutputs;
   using Inputs = TrackerInputs;
   using Outputs = TrackerOutputs;
 
-  static TrackerCoreInputs core_inputs(const Params& p, const Inputs& in, const TrackerReg2Hw& r);
+  static void configure(const Params& p, const TrackerReg2Hw& r, TrackerCoreInputs& c);
   static TrackerHw2Reg hw2reg(const Params& p, const TrackerCoreOutputs& o);
-  static void outputs(const TrackerCoreOutputs& co, Outputs& o) {
-    static_cast<TrackerDataOut&>(o) = co;
-  }
 };
 
 using Tracker = RegBlock<TrackerGlue>;
