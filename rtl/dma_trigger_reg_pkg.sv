@@ -42,7 +42,7 @@ package dma_trigger_reg_pkg;
     logic status_busy;
     logic status_tbl_ready;
     logic status_tbl_err;
-    logic [2:0] status_tbl_err_cause;
+    logic [3:0] status_tbl_err_cause;
     logic status_miss;
     logic [23:0] miss_id_wg;
     logic [7:0] miss_id_wf;

@@ -149,8 +149,8 @@ module dma_trigger_reg_top (
       rdata[1] = hw2reg_i.status_busy;
       rdata[2] = hw2reg_i.status_tbl_ready;
       rdata[3] = hw2reg_i.status_tbl_err;
-      rdata[6:4] = hw2reg_i.status_tbl_err_cause;
-      rdata[7] = hw2reg_i.status_miss;
+      rdata[7:4] = hw2reg_i.status_tbl_err_cause;
+      rdata[8] = hw2reg_i.status_miss;
     end
     if (hit[6]) begin
       rdata[23:0] = hw2reg_i.miss_id_wg;

@@ -12,12 +12,12 @@ package near_bank_alu_reg_pkg;
     logic intr_state_refused;  // W1C
     logic intr_enable_refused;  // RW
     logic intr_test_refused;  // W1P
-    logic err_status_refused;  // W1C
+    logic ctrl_err_clear;  // W1P
   } near_bank_alu_reg2hw_t;
 
   typedef struct packed {
     logic intr_state_refused_set;
-    logic err_status_refused_set;
+    logic status_err;
     logic [31:0] stat_reads_count;
     logic [31:0] stat_stores_count;
     logic [31:0] stat_adds_count;

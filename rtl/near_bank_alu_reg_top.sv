@@ -24,7 +24,7 @@ module near_bank_alu_reg_top (
   output logic        intr_o
 );
 
-  localparam int unsigned N = 12;
+  localparam int unsigned N = 13;
 
   // Decode and access rules: rtl/reg_apb.sv, shared by every register block.
   logic [N-1:0] hit;
@@ -32,9 +32,9 @@ module near_bank_alu_reg_top (
   logic [31:0]  rdata;
   reg_apb #(
     .N       (N),
-    .OFFSETS ({12'h02C, 12'h028, 12'h024, 12'h020, 12'h01C, 12'h018, 12'h014, 12'h010, 12'h00C, 12'h008, 12'h004, 12'h000}),
-    .RO_ONLY (12'b111111110000),
-    .LOCKED  (12'b000000000000)
+    .OFFSETS ({12'h030, 12'h02C, 12'h028, 12'h024, 12'h020, 12'h01C, 12'h018, 12'h014, 12'h010, 12'h00C, 12'h008, 12'h004, 12'h000}),
+    .RO_ONLY (13'b1111111110000),
+    .LOCKED  (13'b0000000000000)
   ) u_apb (
     .psel_i, .penable_i, .pwrite_i, .paddr_i, .pstrb_i, .pready_o, .pslverr_o, .prdata_o,
     .busy_i (hw2reg_i.busy),
@@ -47,23 +47,21 @@ module near_bank_alu_reg_top (
   logic intr_state_refused_q;
   logic intr_enable_refused_q;
   logic intr_test_refused_q;
-  logic err_status_refused_q;
+  logic ctrl_err_clear_q;
 
   always_ff @(posedge clk_i) begin
     if (!rst_ni) begin
       intr_state_refused_q <= 1'd0;
       intr_enable_refused_q <= 1'd0;
       intr_test_refused_q <= 1'd0;
-      err_status_refused_q <= 1'd0;
+      ctrl_err_clear_q <= 1'd0;
     end else begin
       // A set event in the cycle of a clear leaves the bit set.
       intr_state_refused_q <= (intr_state_refused_q & ~((we && hit[0]) ? pwdata_i[0] : '0)) |
           hw2reg_i.intr_state_refused_set | intr_test_refused_q;
       if (we && hit[1]) intr_enable_refused_q <= pwdata_i[0];
       intr_test_refused_q <= (we && hit[2]) ? pwdata_i[0] : '0;
-      // A set event in the cycle of a clear leaves the bit set.
-      err_status_refused_q <= (err_status_refused_q & ~((we && hit[3]) ? pwdata_i[0] : '0)) |
-          hw2reg_i.err_status_refused_set;
+      ctrl_err_clear_q <= (we && hit[3]) ? pwdata_i[0] : '0;
     end
   end
 
@@ -76,34 +74,34 @@ module near_bank_alu_reg_top (
     if (hit[1]) begin
       rdata[0] = intr_enable_refused_q;
     end
-    if (hit[3]) begin
-      rdata[0] = err_status_refused_q;
-    end
     if (hit[4]) begin
-      rdata[31:0] = hw2reg_i.stat_reads_count;
+      rdata[0] = hw2reg_i.status_err;
     end
     if (hit[5]) begin
-      rdata[31:0] = hw2reg_i.stat_stores_count;
+      rdata[31:0] = hw2reg_i.stat_reads_count;
     end
     if (hit[6]) begin
-      rdata[31:0] = hw2reg_i.stat_adds_count;
+      rdata[31:0] = hw2reg_i.stat_stores_count;
     end
     if (hit[7]) begin
-      rdata[31:0] = hw2reg_i.stat_refused_count;
+      rdata[31:0] = hw2reg_i.stat_adds_count;
     end
     if (hit[8]) begin
-      rdata[31:0] = hw2reg_i.stat_hazard_stalls_count;
+      rdata[31:0] = hw2reg_i.stat_refused_count;
     end
     if (hit[9]) begin
-      rdata[31:0] = hw2reg_i.stat_timing_stalls_count;
+      rdata[31:0] = hw2reg_i.stat_hazard_stalls_count;
     end
     if (hit[10]) begin
+      rdata[31:0] = hw2reg_i.stat_timing_stalls_count;
+    end
+    if (hit[11]) begin
       rdata[7:0] = hw2reg_i.param_burst_burst_bytes;
       rdata[12:8] = hw2reg_i.param_burst_bg;
       rdata[21:16] = hw2reg_i.param_burst_addr_w;
       rdata[29:24] = hw2reg_i.param_burst_stat_w;
     end
-    if (hit[11]) begin
+    if (hit[12]) begin
       rdata[3:0] = hw2reg_i.param_timing_t_ccds;
       rdata[11:8] = hw2reg_i.param_timing_t_ccdl;
       rdata[19:16] = hw2reg_i.param_timing_t_ccdwl;
@@ -114,7 +112,7 @@ module near_bank_alu_reg_top (
   assign reg2hw_o.intr_state_refused = intr_state_refused_q;
   assign reg2hw_o.intr_enable_refused = intr_enable_refused_q;
   assign reg2hw_o.intr_test_refused = intr_test_refused_q;
-  assign reg2hw_o.err_status_refused = err_status_refused_q;
+  assign reg2hw_o.ctrl_err_clear = ctrl_err_clear_q;
 
   assign intr_o = |({intr_state_refused_q} &
                     {intr_enable_refused_q});

@@ -27,8 +27,8 @@ const RegField k_status[] = {
     {"busy", 1, 1, RegAccess::ro, 0u},
     {"tbl_ready", 2, 1, RegAccess::ro, 0u},
     {"tbl_err", 3, 1, RegAccess::ro, 0u},
-    {"tbl_err_cause", 4, 3, RegAccess::ro, 0u},
-    {"miss", 7, 1, RegAccess::ro, 0u},
+    {"tbl_err_cause", 4, 4, RegAccess::ro, 0u},
+    {"miss", 8, 1, RegAccess::ro, 0u},
 };
 const RegField k_miss_id[] = {
     {"wg", 0, 24, RegAccess::ro, 0u},

@@ -94,7 +94,7 @@ struct DmaTriggerHw2Reg {
   uint32_t status_busy = 0;  // 1 bit
   uint32_t status_tbl_ready = 0;  // 1 bit
   uint32_t status_tbl_err = 0;  // 1 bit
-  uint32_t status_tbl_err_cause = 0;  // 3 bits
+  uint32_t status_tbl_err_cause = 0;  // 4 bits
   uint32_t status_miss = 0;  // 1 bit
   uint32_t miss_id_wg = 0;  // 24 bits
   uint32_t miss_id_wf = 0;  // 8 bits

@@ -12,8 +12,11 @@ const RegField k_intr_enable[] = {
 const RegField k_intr_test[] = {
     {"refused", 0, 1, RegAccess::w1p, 0u},
 };
-const RegField k_err_status[] = {
-    {"refused", 0, 1, RegAccess::w1c, 0u},
+const RegField k_ctrl[] = {
+    {"err_clear", 0, 1, RegAccess::w1p, 0u},
+};
+const RegField k_status[] = {
+    {"err", 0, 1, RegAccess::ro, 0u},
 };
 const RegField k_stat_reads[] = {
     {"count", 0, 32, RegAccess::ro, 0u},
@@ -50,41 +53,42 @@ const RegInfo NearBankAluRegMap::kInfo[kCount] = {
     {"intr_state", 0x000, false, k_intr_state, 1},
     {"intr_enable", 0x004, false, k_intr_enable, 1},
     {"intr_test", 0x008, false, k_intr_test, 1},
-    {"err_status", 0x00C, false, k_err_status, 1},
-    {"stat_reads", 0x010, false, k_stat_reads, 1},
-    {"stat_stores", 0x014, false, k_stat_stores, 1},
-    {"stat_adds", 0x018, false, k_stat_adds, 1},
-    {"stat_refused", 0x01C, false, k_stat_refused, 1},
-    {"stat_hazard_stalls", 0x020, false, k_stat_hazard_stalls, 1},
-    {"stat_timing_stalls", 0x024, false, k_stat_timing_stalls, 1},
-    {"param_burst", 0x028, false, k_param_burst, 4},
-    {"param_timing", 0x02C, false, k_param_timing, 3},
+    {"ctrl", 0x00C, false, k_ctrl, 1},
+    {"status", 0x010, false, k_status, 1},
+    {"stat_reads", 0x014, false, k_stat_reads, 1},
+    {"stat_stores", 0x018, false, k_stat_stores, 1},
+    {"stat_adds", 0x01C, false, k_stat_adds, 1},
+    {"stat_refused", 0x020, false, k_stat_refused, 1},
+    {"stat_hazard_stalls", 0x024, false, k_stat_hazard_stalls, 1},
+    {"stat_timing_stalls", 0x028, false, k_stat_timing_stalls, 1},
+    {"param_burst", 0x02C, false, k_param_burst, 4},
+    {"param_timing", 0x030, false, k_param_timing, 3},
 };
 
 const NearBankAluRegMap::Reg2HwMember NearBankAluRegMap::kReg2Hw[] = {
     {0, 0, &NearBankAluReg2Hw::intr_state_refused},
     {1, 0, &NearBankAluReg2Hw::intr_enable_refused},
     {2, 0, &NearBankAluReg2Hw::intr_test_refused},
-    {3, 0, &NearBankAluReg2Hw::err_status_refused},
+    {3, 0, &NearBankAluReg2Hw::ctrl_err_clear},
 };
 const unsigned NearBankAluRegMap::kReg2HwCount = sizeof kReg2Hw / sizeof kReg2Hw[0];
 
 const NearBankAluRegMap::Hw2RegMember NearBankAluRegMap::kHw2Reg[] = {
     {0, 0, &NearBankAluHw2Reg::intr_state_refused_set},
-    {3, 0, &NearBankAluHw2Reg::err_status_refused_set},
-    {4, 0, &NearBankAluHw2Reg::stat_reads_count},
-    {5, 0, &NearBankAluHw2Reg::stat_stores_count},
-    {6, 0, &NearBankAluHw2Reg::stat_adds_count},
-    {7, 0, &NearBankAluHw2Reg::stat_refused_count},
-    {8, 0, &NearBankAluHw2Reg::stat_hazard_stalls_count},
-    {9, 0, &NearBankAluHw2Reg::stat_timing_stalls_count},
-    {10, 0, &NearBankAluHw2Reg::param_burst_burst_bytes},
-    {10, 1, &NearBankAluHw2Reg::param_burst_bg},
-    {10, 2, &NearBankAluHw2Reg::param_burst_addr_w},
-    {10, 3, &NearBankAluHw2Reg::param_burst_stat_w},
-    {11, 0, &NearBankAluHw2Reg::param_timing_t_ccds},
-    {11, 1, &NearBankAluHw2Reg::param_timing_t_ccdl},
-    {11, 2, &NearBankAluHw2Reg::param_timing_t_ccdwl},
+    {4, 0, &NearBankAluHw2Reg::status_err},
+    {5, 0, &NearBankAluHw2Reg::stat_reads_count},
+    {6, 0, &NearBankAluHw2Reg::stat_stores_count},
+    {7, 0, &NearBankAluHw2Reg::stat_adds_count},
+    {8, 0, &NearBankAluHw2Reg::stat_refused_count},
+    {9, 0, &NearBankAluHw2Reg::stat_hazard_stalls_count},
+    {10, 0, &NearBankAluHw2Reg::stat_timing_stalls_count},
+    {11, 0, &NearBankAluHw2Reg::param_burst_burst_bytes},
+    {11, 1, &NearBankAluHw2Reg::param_burst_bg},
+    {11, 2, &NearBankAluHw2Reg::param_burst_addr_w},
+    {11, 3, &NearBankAluHw2Reg::param_burst_stat_w},
+    {12, 0, &NearBankAluHw2Reg::param_timing_t_ccds},
+    {12, 1, &NearBankAluHw2Reg::param_timing_t_ccdl},
+    {12, 2, &NearBankAluHw2Reg::param_timing_t_ccdwl},
 };
 const unsigned NearBankAluRegMap::kHw2RegCount = sizeof kHw2Reg / sizeof kHw2Reg[0];
 

@@ -19,15 +19,16 @@ enum class NearBankAluReg : unsigned {
   intr_state = 0,  // 0x000
   intr_enable = 1,  // 0x004
   intr_test = 2,  // 0x008
-  err_status = 3,  // 0x00C
-  stat_reads = 4,  // 0x010
-  stat_stores = 5,  // 0x014
-  stat_adds = 6,  // 0x018
-  stat_refused = 7,  // 0x01C
-  stat_hazard_stalls = 8,  // 0x020
-  stat_timing_stalls = 9,  // 0x024
-  param_burst = 10,  // 0x028
-  param_timing = 11,  // 0x02C
+  ctrl = 3,  // 0x00C
+  status = 4,  // 0x010
+  stat_reads = 5,  // 0x014
+  stat_stores = 6,  // 0x018
+  stat_adds = 7,  // 0x01C
+  stat_refused = 8,  // 0x020
+  stat_hazard_stalls = 9,  // 0x024
+  stat_timing_stalls = 10,  // 0x028
+  param_burst = 11,  // 0x02C
+  param_timing = 12,  // 0x030
 };
 
 // What the hardware reads: RW and W1C values, W1P pulses (1 for the one
@@ -36,7 +37,7 @@ struct NearBankAluReg2Hw {
   uint32_t intr_state_refused = 0;  // W1C, 1 bit
   uint32_t intr_enable_refused = 0;  // RW, 1 bit
   uint32_t intr_test_refused = 0;  // W1P, 1 bit
-  uint32_t err_status_refused = 0;  // W1C, 1 bit
+  uint32_t ctrl_err_clear = 0;  // W1P, 1 bit
 };
 
 // What the hardware gives: RO values, W1C set events (bits to set), and
@@ -44,7 +45,7 @@ struct NearBankAluReg2Hw {
 // registers.
 struct NearBankAluHw2Reg {
   uint32_t intr_state_refused_set = 0;  // 1 bit
-  uint32_t err_status_refused_set = 0;  // 1 bit
+  uint32_t status_err = 0;  // 1 bit
   uint32_t stat_reads_count = 0;  // 32 bits
   uint32_t stat_stores_count = 0;  // 32 bits
   uint32_t stat_adds_count = 0;  // 32 bits
@@ -62,7 +63,7 @@ struct NearBankAluHw2Reg {
 };
 
 struct NearBankAluRegMap {
-  static constexpr unsigned kCount = 12;
+  static constexpr unsigned kCount = 13;
   static const RegInfo kInfo[kCount];
   // The interrupt registers' indices (-1: the block has no interrupts).
   static constexpr int kIntrState = 0, kIntrEnable = 1, kIntrTest = 2;
