@@ -71,6 +71,20 @@ class RegBlock {
     return o;
   }
 
+  // A register access from a TLM-2.0 target, between clock edges (loosely
+  // timed: it takes effect at once, as if at the last edge); busy and the
+  // RO values as the last eval()'s inputs give them.
+  RegStatus tlm_write(uint32_t offset, uint32_t data) {
+    const RegStatus st = rf_.write(offset, data, 0xF, Glue::hw2reg(p_, core_.eval(ci_)).busy);
+    refresh();
+    return st;
+  }
+  RegStatus tlm_read(uint32_t offset, uint32_t& data) const {
+    const int r = rf_.find(offset);
+    if (r >= 0) rf_.set_ro(unsigned(r), regs_ro_value<Map>(Glue::hw2reg(p_, core_.eval(ci_)), unsigned(r)));
+    return rf_.read(offset, data);
+  }
+
   void clock(const Inputs& in) {
     const auto co = core_.step(core_inputs(in));
     if (!in.rst_n) {

@@ -1,7 +1,8 @@
 // A block's registers behind a TLM-2.0 target socket (b_transport): the
 // block's RegFile (hw/common/regs.h, tables generated from its
-// <block>_regs.yaml) answers one 32-bit access per transaction, with the
-// response status the access rules give (docs/registers/README.md):
+// <block>_regs.yaml), alone or inside the block's model (RegBlock), answers
+// one 32-bit access per transaction, with the response status the access
+// rules give (docs/registers/README.md):
 //
 //   no register at the address (or not word-aligned) TLM_ADDRESS_ERROR_RESPONSE
 //   data length or streaming width other than 4       TLM_BURST_ERROR_RESPONSE
@@ -27,14 +28,32 @@
 
 namespace t3 {
 
+// What a target reads and writes: one register access by byte offset in
+// the block's window, answered as the access rules say.
+struct RegAccessFns {
+  std::function<RegStatus(uint32_t offset, uint32_t data)> write;
+  std::function<RegStatus(uint32_t offset, uint32_t& data)> read;
+};
+
 class RegTarget : public sc_core::sc_module {
  public:
   tlm_utils::simple_target_socket<RegTarget> socket{"socket"};
 
-  // busy(): whether the block is busy now (locks the busy-locked registers).
+  // A register file alone; busy(): whether the block is busy now (locks the
+  // busy-locked registers).
   RegTarget(sc_core::sc_module_name name, RegFile& regs, std::function<bool()> busy,
             sc_core::sc_time access_time = sc_core::SC_ZERO_TIME)
-      : sc_module(name), regs_(regs), busy_(std::move(busy)), access_time_(access_time) {
+      : RegTarget(name,
+                  RegAccessFns{[&regs, busy](uint32_t o, uint32_t d) {
+                                 return regs.write(o, d, 0xF, busy && busy());
+                               },
+                               [&regs](uint32_t o, uint32_t& d) { return regs.read(o, d); }},
+                  access_time) {}
+
+  // A block model's registers (RegBlock::tlm_write / tlm_read).
+  RegTarget(sc_core::sc_module_name name, RegAccessFns fns,
+            sc_core::sc_time access_time = sc_core::SC_ZERO_TIME)
+      : sc_module(name), fns_(std::move(fns)), access_time_(access_time) {
     socket.register_b_transport(this, &RegTarget::b_transport);
   }
 
@@ -56,9 +75,9 @@ class RegTarget : public sc_core::sc_module {
     uint32_t v = 0;
     if (t.is_write()) {
       std::memcpy(&v, t.get_data_ptr(), 4);
-      last_ = regs_.write(offset, v, 0xF, busy_ && busy_());
+      last_ = fns_.write(offset, v);
     } else {
-      last_ = regs_.read(offset, v);
+      last_ = fns_.read(offset, v);
       if (last_ == RegStatus::ok) std::memcpy(t.get_data_ptr(), &v, 4);
     }
     switch (last_) {
@@ -71,8 +90,7 @@ class RegTarget : public sc_core::sc_module {
     return tlm::TLM_GENERIC_ERROR_RESPONSE;
   }
 
-  RegFile& regs_;
-  std::function<bool()> busy_;
+  RegAccessFns fns_;
   sc_core::sc_time access_time_;
   RegStatus last_ = RegStatus::ok;
 };

@@ -4,7 +4,10 @@
 // Verilated RTL bind to the same signals. Per clock it samples the input
 // ports into the model's Inputs struct, calls clock() on the rising edge and
 // eval() whenever an input or the state changes, and writes the Outputs
-// struct to the output ports.
+// struct to the output ports. Built with tlm_regs, its registers are also
+// reachable through a TLM-2.0 target socket, regs_socket()
+// (hw/common/reg_target.h): the way a loosely timed system model programs
+// the block instead of its APB pins.
 #pragma once
 
 #include <functional>
@@ -13,8 +16,10 @@
 #include <stdexcept>
 #include <string>
 #include <systemc>
+#include <type_traits>
 #include <vector>
 
+#include "reg_target.h"
 #include "sc_types.h"
 
 namespace t3 {
@@ -29,7 +34,11 @@ class ScModel : public sc_core::sc_module {
 
   sc_core::sc_in<bool> clk_i{"clk_i"};
 
-  ScModel(const sc_core::sc_module_name& name, const Params& p) : sc_module(name), core_(p) {
+  // tlm_regs: with the TLM-2.0 register socket (a target socket must be
+  // bound, so only where a system model binds it).
+  ScModel(const sc_core::sc_module_name& name, const Params& p, bool tlm_regs = false)
+      : sc_module(name), core_(p) {
+    if (tlm_regs) regs_ = make_regs();
     Block::pins(p, MakePorts{this});
     SC_HAS_PROCESS(ScModel);
     SC_METHOD(on_clock);
@@ -47,6 +56,10 @@ class ScModel : public sc_core::sc_module {
   sc_core::sc_out<T>& out(const std::string& pin) { return port<sc_core::sc_out<T>>(pin, "sc_out"); }
 
   const Model& core() const { return core_; }
+  tlm_utils::simple_target_socket<RegTarget>& regs_socket() {
+    if (!regs_) throw std::logic_error(std::string(Block::kName) + " built without its register socket");
+    return regs_->socket;
+  }
 
  private:
   struct MakePorts {
@@ -118,7 +131,27 @@ class ScModel : public sc_core::sc_module {
     for (const auto& w : writers_) w(o);
   }
 
+  // A model with registers (hw/common/reg_block.h) gets the socket.
+  template <class M, class = void>
+  struct HasRegs : std::false_type {};
+  template <class M>
+  struct HasRegs<M, std::void_t<decltype(std::declval<M&>().tlm_write(0u, 0u))>> : std::true_type {};
+  std::unique_ptr<RegTarget> make_regs() {
+    if constexpr (!HasRegs<Model>::value) {
+      throw std::invalid_argument(std::string(Block::kName) + " has no registers");
+    } else {
+      return std::make_unique<RegTarget>(
+          "regs", RegAccessFns{[this](uint32_t o, uint32_t d) {
+                                 const RegStatus st = core_.tlm_write(o, d);
+                                 state_changed_.notify(sc_core::SC_ZERO_TIME);
+                                 return st;
+                               },
+                               [this](uint32_t o, uint32_t& d) { return core_.tlm_read(o, d); }});
+    }
+  }
+
   Model core_;
+  std::unique_ptr<RegTarget> regs_;
   std::vector<std::shared_ptr<void>> ports_;
   std::map<std::string, sc_core::sc_object*> by_name_;
   std::map<std::string, unsigned> widths_;
