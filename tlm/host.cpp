@@ -5,23 +5,29 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <map>
 
 #include "common/tlm_word.h"
 #include "t3/hal.h"
 
 namespace t3 {
 namespace {
-// The host the firmware's HAL calls go to (one firmware thread at a time).
-Host* g_current = nullptr;
+// The host each firmware thread's HAL calls go to: several hosts may run
+// firmware at once (SystemC threads take turns in one OS thread).
+std::map<const sc_core::sc_process_b*, Host*>& hosts() {
+  static std::map<const sc_core::sc_process_b*, Host*> m;
+  return m;
+}
 
-// A HAL call with no firmware thread running is a bug in the caller; the C
+// A HAL call from outside a firmware thread is a bug in the caller; the C
 // firmware cannot take an exception, so it ends here, saying why.
 Host& current() {
-  if (!g_current) {
+  const auto it = hosts().find(sc_core::sc_get_current_process_b());
+  if (it == hosts().end()) {
     std::fprintf(stderr, "t3 HAL: mmio call outside Host::run(): no host runs firmware\n");
     std::abort();
   }
-  return *g_current;
+  return *it->second;
 }
 }  // namespace
 
@@ -30,9 +36,9 @@ Host::Host(sc_core::sc_module_name name, RegTrace trace, sc_core::sc_time poll_i
 
 void Host::run(std::function<int()> fn) {
   sc_core::sc_spawn([this, fn] {
-    g_current = this;
+    hosts()[sc_core::sc_get_current_process_b()] = this;
     result_ = fn();
-    g_current = nullptr;
+    hosts().erase(sc_core::sc_get_current_process_b());
     done_ = true;
   });
 }

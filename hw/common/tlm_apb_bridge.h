@@ -8,7 +8,7 @@
 // Pins change just after a rising edge of clk_i and are sampled at the edge
 // that ends a phase. Answers:
 //   data length or streaming width other than 4   TLM_BURST_ERROR_RESPONSE (no transfer)
-//   an address beyond the 4 KiB window            TLM_ADDRESS_ERROR_RESPONSE (no transfer)
+//   an address beyond the window                  TLM_ADDRESS_ERROR_RESPONSE (no transfer)
 //   a read with byte enables not all set          TLM_BYTE_ENABLE_ERROR_RESPONSE (no
 //                                                 transfer: APB4 reads have no strobes)
 //   pslverr_i at the end of the access phase      TLM_GENERIC_ERROR_RESPONSE (APB does
@@ -38,14 +38,16 @@ class TlmApbBridge : public sc_core::sc_module {
   sc_core::sc_in<uint32_t> prdata_i{"prdata_i"};
   sc_core::sc_in<bool> pready_i{"pready_i"}, pslverr_i{"pslverr_i"};
 
-  explicit TlmApbBridge(sc_core::sc_module_name name) : sc_module(name) {
+  // window_bytes: the APB address space behind it (one block's 4 KiB, or a
+  // subsystem's several windows).
+  explicit TlmApbBridge(sc_core::sc_module_name name, uint64_t window_bytes = 0x1000)
+      : sc_module(name), window_(window_bytes) {
     socket.register_b_transport(this, &TlmApbBridge::b_transport);
   }
 
   uint64_t transfers() const { return transfers_; }
 
  private:
-  static constexpr uint64_t kWindow = 0x1000;
 
   void b_transport(tlm::tlm_generic_payload& t, sc_core::sc_time& delay) {
     wait(delay);
@@ -58,7 +60,7 @@ class TlmApbBridge : public sc_core::sc_module {
       t.set_response_status(tlm::TLM_BURST_ERROR_RESPONSE);
       return;
     }
-    if (t.get_address() >= kWindow) {
+    if (t.get_address() >= window_) {
       t.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
       return;
     }
@@ -100,6 +102,7 @@ class TlmApbBridge : public sc_core::sc_module {
     t.set_response_status(err ? tlm::TLM_GENERIC_ERROR_RESPONSE : tlm::TLM_OK_RESPONSE);
   }
 
+  uint64_t window_;
   sc_core::sc_mutex bus_;
   uint64_t transfers_ = 0;
 };
