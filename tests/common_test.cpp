@@ -53,6 +53,19 @@ TEST(TileMap, WorkgroupsWalkDownRowsAndWavefrontsSplitColumns) {
   EXPECT_EQ(m.col0(5, 0), 128u);   // ... in the chunk's second column of WG tiles
   EXPECT_EQ(m.col0(5, 3), 152u);   // WF 3: 3 strips of 8 columns further
   EXPECT_EQ(m.tile_start(0, 0), 0x1000u + 64u * 256u * 2u);
+  // Every element of every WF tile names its {wg, wf}; nothing outside the chunk does.
+  for (uint32_t wg = 0; wg < m.wgs(); ++wg)
+    for (uint32_t wf = 0; wf < m.wfs_per_wg; ++wf)
+      for (uint32_t r = 0; r < m.wg_rows; r += 7)
+        for (uint32_t c = 0; c < m.wf_cols(); ++c) {
+          const auto o = m.owner(m.addr(m.row0(wg) + r, m.col0(wg, wf) + c) + 1);  // any byte of it
+          ASSERT_TRUE(o.has_value());
+          EXPECT_EQ(o->wg, wg);
+          EXPECT_EQ(o->wf, wf);
+        }
+  EXPECT_FALSE(m.owner(m.addr(0, 63)).has_value());
+  EXPECT_FALSE(m.owner(m.addr(255, 192)).has_value());
+  EXPECT_FALSE(m.owner(0xFFF).has_value());
   m.wfs_per_wg = 5;
   EXPECT_TRUE(m.check().has_value());
 }

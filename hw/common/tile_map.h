@@ -43,6 +43,20 @@ struct TileMap {
   // The lowest address the WF tile holds: what the Tracker reports as its start.
   uint64_t tile_start(uint32_t wg, uint32_t wf) const { return addr(row0(wg), col0(wg, wf)); }
 
+  // The {wg, wf} whose WF tile holds the element at byte address a, if the
+  // chunk holds it (the inverse of addr(row0(wg) + r, col0(wg, wf) + c)).
+  struct Owner {
+    uint32_t wg, wf;
+  };
+  std::optional<Owner> owner(uint64_t a) const {
+    if (a < base) return std::nullopt;
+    const uint64_t elem = (a - base) / elem_bytes;
+    const uint64_t col = elem / m, row = elem % m;
+    if (col < first_col || col >= uint64_t(first_col) + cols) return std::nullopt;
+    const uint32_t c = uint32_t(col - first_col);
+    return Owner{(c / wg_cols) * wgs_per_column() + uint32_t(row) / wg_rows, (c % wg_cols) / wf_cols()};
+  }
+
   // Why the shape cannot tile the chunk (names the field), or nothing.
   std::optional<std::string> check() const {
     auto bad = [](const char* what) { return std::optional<std::string>(what); };
