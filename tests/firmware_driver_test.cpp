@@ -276,6 +276,13 @@ TEST_F(Driver, MoreLiveTilesPerSetThanWays) {
   b.m = 4096;
   ASSERT_EQ(t3_dma_map(&c, &b, t3_chunk{0, 512}, 2, 3, peers[3], T3_UPDATE, 2, 1), T3_OK);
   expect_refused(T3_E_WAYS, "WAYS = 8");
+  // 256 WGs a stage fit 256 sets one each; two stages in flight do not.
+  ASSERT_EQ(t3_init(&c, &kWin, 0, 4), T3_OK);
+  ASSERT_EQ(t3_probe(&c), T3_OK);
+  ASSERT_EQ(t3_dma_map(&c, &b, t3_chunk{0, 256}, 2, 3, peers[3], T3_UPDATE, 2, 1), T3_OK);
+  EXPECT_EQ(t3_commit(&c), T3_OK) << t3_message(&c);
+  ASSERT_EQ(t3_track_map(&c, &b, t3_chunk{256, 256}, 3, 2), T3_OK);
+  expect_refused(T3_E_WAYS, "stages 2 and the next: 512 WGs");
 }
 
 TEST_F(Driver, NoTableEntryLeft) {

@@ -368,6 +368,10 @@ static int region(t3_ctx* c, const t3_map* const* t, uint32_t n, uint32_t* col_l
   return T3_OK;
 }
 
+static uint64_t wgs_of(const t3_buffer* b, const t3_map* m) {
+  return (uint64_t)(b->m / b->wg_rows) * (m->chunk.cols / b->wg_cols);
+}
+
 static int check(t3_ctx* c, const t3_map* const* t, uint32_t n) {
   const t3_buffer* b = &c->buf;
   const t3_hw* hw = &c->hw;
@@ -435,16 +439,20 @@ static int check(t3_ctx* c, const t3_map* const* t, uint32_t n) {
                           hw->dma_addr_w, "DMA trigger table")))
         return e;
     }
-    /* One stage's WF tiles may all be live at once: those of WGs whose ids
-     * share a set (id mod SETS) share its ways. */
-    const uint64_t wgs = (uint64_t)(b->m / b->wg_rows) * (m->chunk.cols / b->wg_cols);
+    /* Two consecutive stages' WF tiles may all be live at once (the local
+     * producer a stage ahead of the updates arriving, T3 Fig. 7); WG ids
+     * count on from stage to stage, and the WGs whose ids share a set (id
+     * mod SETS) share its ways. More would make the Tracker refuse writes
+     * that the tiles holding the ways wait behind. */
+    const uint64_t wgs = wgs_of(b, m) + (i + 1 < n ? wgs_of(b, t[i + 1]) : 0);
     const uint64_t per_set = (wgs + hw->sets - 1) / hw->sets * b->wfs_per_wg;
     if (per_set > hw->ways)
       return fail(c, T3_E_WAYS,
-                  "stage %u: %llu WGs of %u WF tiles each put up to %llu live tiles in one of the "
-                  "Tracker's %u "
-                  "sets; allowed: at most WAYS = %u (fewer WGs per stage, or fewer WFs per WG)",
-                  m->stage, ull(wgs), b->wfs_per_wg, ull(per_set), hw->sets, hw->ways);
+                  "stages %u%s: %llu WGs of %u WF tiles each put up to %llu live tiles in one of "
+                  "the Tracker's %u sets; allowed: at most WAYS = %u (fewer WGs per stage, or "
+                  "fewer WFs per WG)",
+                  m->stage, i + 1 < n ? " and the next" : "", ull(wgs), b->wfs_per_wg,
+                  ull(per_set), hw->sets, hw->ways);
   }
   uint32_t lo, hi;
   return region(c, t, n, &lo, &hi);
