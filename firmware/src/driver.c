@@ -17,6 +17,8 @@
 #define T3_DMA_OP_NONE 2u
 /* Simulated or real time a table write may take (DIM_W + 2 cycles). */
 #define T3_TABLE_TIMEOUT_NS 100000u
+/* Time the blocks may take to finish what they are doing before a commit. */
+#define T3_IDLE_TIMEOUT_NS 1000000u
 
 static int fail(t3_ctx* c, int code, const char* fmt, ...) {
   va_list ap;
@@ -451,8 +453,8 @@ static int check(t3_ctx* c, const t3_map* const* t, uint32_t n) {
                   "stages %u%s: %llu WGs of %u WF tiles each put up to %llu live tiles in one of "
                   "the Tracker's %u sets; allowed: at most WAYS = %u (fewer WGs per stage, or "
                   "fewer WFs per WG)",
-                  m->stage, i + 1 < n ? " and the next" : "", ull(wgs), b->wfs_per_wg,
-                  ull(per_set), hw->sets, hw->ways);
+                  m->stage, i + 1 < n ? " and the next" : "", ull(wgs), b->wfs_per_wg, ull(per_set),
+                  hw->sets, hw->ways);
   }
   uint32_t lo, hi;
   return region(c, t, n, &lo, &hi);
@@ -565,11 +567,44 @@ static int program_mca(t3_ctx* c) {
   return T3_OK;
 }
 
+int t3_check(t3_ctx* c) {
+  const t3_map* t[T3_MAX_MAPS];
+  const uint32_t n = tracked(c, t);
+  const int e = check(c, t, n);
+  return e ? e : ok(c);
+}
+
+/* The registers a configuration rewrites are locked while the blocks work
+ * (a live tile, a DMA block in flight, a learning window): wait for the
+ * last collective to finish. */
+static int wait_idle(t3_ctx* c) {
+  const t3_windows* w = &c->win;
+  const uint32_t learn_ns = (1u << (c->hw.learn_w < 20 ? c->hw.learn_w : 20)) * 4u;
+  if (mmio_poll32(w->tracker + T3_TRACKER_A_STATUS, T3_TRACKER_R_STATUS_LIVE_MASK, 0,
+                  T3_IDLE_TIMEOUT_NS))
+    return fail(c, T3_E_TIMEOUT,
+                "the Tracker still tracks tiles (STATUS.LIVE not 0 after %u ns): the last "
+                "collective is not finished",
+                T3_IDLE_TIMEOUT_NS);
+  if (mmio_poll32(w->dma_trigger + T3_DMA_TRIGGER_A_STATUS, T3_DMA_TRIGGER_R_STATUS_BUSY_MASK, 0,
+                  T3_IDLE_TIMEOUT_NS))
+    return fail(c, T3_E_TIMEOUT,
+                "the DMA trigger table stays busy (STATUS.BUSY after %u ns): the last "
+                "collective is not finished",
+                T3_IDLE_TIMEOUT_NS);
+  if (mmio_poll32(w->mca_arbiter + T3_MCA_ARBITER_A_STATUS, T3_MCA_ARBITER_R_STATUS_LEARN_BUSY_MASK,
+                  0, learn_ns + T3_IDLE_TIMEOUT_NS))
+    return fail(c, T3_E_TIMEOUT,
+                "the MCA arbiter is still learning (STATUS.LEARN_BUSY after %u ns)",
+                learn_ns + T3_IDLE_TIMEOUT_NS);
+  return T3_OK;
+}
+
 int t3_commit(t3_ctx* c) {
   const t3_map* t[T3_MAX_MAPS];
   const uint32_t n = tracked(c, t);
   int e = check(c, t, n);
-  if (e) return e;
+  if (e || (e = wait_idle(c))) return e;
   const t3_windows* w = &c->win;
   /* Tracking off while the table changes: no trigger meets a half-written
    * table. */

@@ -141,7 +141,12 @@ int t3_track_map(t3_ctx* c, const t3_buffer* buf, t3_chunk chunk, uint32_t stage
 int t3_mca_setup(t3_ctx* c, const t3_mca* mca);
 int t3_set_burst(t3_ctx* c, uint32_t log2_bytes);
 
-/* Checks everything, then programs the blocks: the Tracker off, the DMA
+/* The checks t3_commit() makes, alone: no register access. */
+int t3_check(t3_ctx* c);
+
+/* Checks everything, waits for the blocks to be idle (no live tile, no DMA
+ * block in flight, no learning window: their registers are locked until
+ * then; T3_E_TIMEOUT otherwise), then programs them: the Tracker off, the DMA
  * table (one entry per tracked chunk, in stage order; entries left from
  * before invalidated), the MCA arbiter, the near-bank ALU's errors cleared,
  * interrupts, and the Tracker on last. On a refusal nothing is written. */
