@@ -1,13 +1,16 @@
 # How a block is built, verified and registered: one call per block in each
 # of hw/, testbench/ and tests/ (see docs/adding_a_block.md).
 #
-#   t3_hw_block(<block>)                         hw/CMakeLists.txt
+#   t3_hw_block(<block> [LIBS <lib>...])         hw/CMakeLists.txt
 #   t3_block_cosim(<block> CONFIGS <cfg>...      testbench/CMakeLists.txt
-#                  [DEMO <cfg>] [BENCH <cfg>] [LIBS <lib>...])
+#                  [DEMO <cfg>] [BENCH <cfg>] [LIBS <lib>...]
+#                  [TEST_LIBS <lib>...] [DEMO_LIBS <lib>...])
 #   t3_block_tests(<block> [LIBS <lib>...])      tests/CMakeLists.txt
 #
 # LIBS: further libraries the block's testbench or tests link (shared
-# machinery such as t3_fp_reference).
+# machinery such as t3_fp_reference); TEST_LIBS, DEMO_LIBS: only the
+# co-simulation tests', only the demo's (the firmware's HAL has two
+# implementations, t3_cosim_hal and the TLM host, one a binary).
 #
 # A configuration is "<name> [PARAM=VALUE ...]": the RTL is Verilated with
 # every parameter of hw/<block>/<block>_params.def, at its default unless
@@ -84,13 +87,15 @@ function(t3_block_rtl_sources block out)
 endfunction()
 
 # The cycle model (every hw/<block>/*.cpp but the SystemC module) as
-# t3_<block>, and its SystemC module as t3_<block>_sc.
+# t3_<block>, and its SystemC module as t3_<block>_sc. LIBS: the models a
+# composition of blocks is built from (t3_<block> of each).
 function(t3_hw_block block)
+  cmake_parse_arguments(ARG "" "" "LIBS" ${ARGN})
   file(GLOB srcs CONFIGURE_DEPENDS "${CMAKE_CURRENT_SOURCE_DIR}/${block}/*.cpp")
   list(FILTER srcs EXCLUDE REGEX "_sc\\.cpp$")
   add_library(t3_${block} ${srcs})
   target_include_directories(t3_${block} PUBLIC "${CMAKE_CURRENT_SOURCE_DIR}")
-  target_link_libraries(t3_${block} PUBLIC t3_common)
+  target_link_libraries(t3_${block} PUBLIC t3_common ${ARG_LIBS})
   # Registers from one description: a changed hw/<block>/<block>_regs.yaml
   # (or generator) regenerates the committed files before the model builds;
   # ctest reggen_check fails on a generated file edited by hand.
@@ -124,7 +129,7 @@ endfunction()
 # testbench/<block>/<block>_demo.cpp and _bench.cpp as <block>_demo and
 # <block>_bench.
 function(t3_block_cosim block)
-  cmake_parse_arguments(ARG "" "DEMO;BENCH" "CONFIGS;LIBS" ${ARGN})
+  cmake_parse_arguments(ARG "" "DEMO;BENCH" "CONFIGS;LIBS;TEST_LIBS;DEMO_LIBS" ${ARGN})
   t3_camel(${block} camel)
   set(tb "${CMAKE_CURRENT_SOURCE_DIR}/${block}")
   file(GLOB tb_srcs CONFIGURE_DEPENDS "${tb}/*.cpp")
@@ -181,7 +186,7 @@ function(t3_block_cosim block)
     if(EXISTS "${test_src}")
       set(exe ${block}_cosim_test_${cfg})
       add_executable(${exe} "${test_src}" $<TARGET_OBJECTS:t3_sc_gtest_main>)
-      target_link_libraries(${exe} PRIVATE ${lib} GTest::gtest)
+      target_link_libraries(${exe} PRIVATE ${lib} GTest::gtest ${ARG_TEST_LIBS})
       target_compile_definitions(${exe} PRIVATE T3_RANDOM_CYCLES=${T3_RANDOM_CYCLES})
       t3_target_options(${exe})
       add_test(NAME ${block}_cosim_${cfg}_direct
@@ -219,6 +224,9 @@ function(t3_block_cosim block)
     if(EXISTS "${tb}/${block}_${kind}.cpp")
       add_executable(${block}_${kind} "${tb}/${block}_${kind}.cpp")
       target_link_libraries(${block}_${kind} PRIVATE ${block}_${ARG_${KIND}})
+      if(kind STREQUAL "demo")
+        target_link_libraries(${block}_${kind} PRIVATE ${ARG_DEMO_LIBS})
+      endif()
       t3_target_options(${block}_${kind})
     endif()
   endforeach()

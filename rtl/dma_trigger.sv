@@ -1,71 +1,54 @@
-// T3 DMA trigger table and address generator (T3 §4.2.2, §4.4, Fig. 9(c),
-// 11, 12). The driver pre-programs one entry per dma_map region; a Tracker
-// trigger {wg, wf, start address} is buffered in the entry whose region holds
-// its whole WF tile; once an entry holds tiles_per_block tiles, the address
-// generator sends that DMA block as burst descriptors, one per cycle, through
-// a descriptor queue to the DMA engine. Nothing is dropped: a trigger waits
-// (trig_ready_o low) while its entry's buffer is full, and a trigger no entry
-// covers is taken, counted and captured (miss_o).
+// T3 DMA trigger table and address generator as firmware and the memory
+// controller see it (T3 §4.2.2, §4.4, Fig. 11-12): the core
+// (rtl/dma_trigger_core.sv) behind its register block
+// (rtl/dma_trigger_reg_top.sv, generated from
+// hw/dma_trigger/dma_trigger_regs.yaml), an AMBA APB slave; the two meet only
+// through the reg2hw and hw2reg structs.
 //
-// The C++ cycle model hw/dma_trigger/dma_trigger.{h,cpp} implements exactly
-// this behaviour; testbench/dma_trigger compares the two every cycle.
+// The registers drive the core's configuration (CTRL.ENABLE, BURST) and its
+// table-write port: TBL_IDX and the staged TBL_* fields are the entry the
+// one-cycle pulse of TBL_CMD.WRITE writes (the driver's dma_map, T3 Fig. 12),
+// and TBL_RD_* read entry TBL_IDX back; CTRL.ERR_CLEAR clears the captured
+// errors; BURST is locked while the core is busy. Interrupts, both levels:
+// TBL_ERROR in every cycle a refused write is captured, MISS in every cycle
+// an uncovered trigger is. Staged fields wider than this build's core takes
+// are cut to its widths (PARAM_WIDTHS tells firmware); TBL_IDX and BURST
+// reach the core whole, so that an index above the table and a burst size
+// above MAX_BURST_LOG2 are refused, not wrapped.
 //
-// Parameters: the list is hw/dma_trigger/dma_trigger_params.def (defaults and
-// ranges there; scripts/check_params.py holds this file to it).
+// The C++ model of the same composition is hw/dma_trigger/dma_trigger.h.
+//
+// Parameters: the list is hw/dma_trigger/dma_trigger_params.def; the core
+// checks their ranges at elaboration.
 module dma_trigger #(
-  parameter int unsigned ENTRIES        = 16,  // 1..64 table entries (dma_map regions)
-  parameter int unsigned SLOTS          = 8,   // 1..32 tiles buffered per entry
-  parameter int unsigned DESC_DEPTH     = 4,   // power of two 1..32: descriptor queue
-  parameter int unsigned ADDR_W         = 48,  // 2..64
-  parameter int unsigned WG_ID_W        = 12,  // 1..32
-  parameter int unsigned WF_ID_W        = 3,   // 1..16
-  parameter int unsigned GPU_W          = 4,   // 1..8
-  parameter int unsigned DIM_W          = 16,  // 1..24: M, N, tile rows and columns
-  parameter int unsigned MAX_BURST_LOG2 = 12,  // 0..16
-  parameter int unsigned STAT_W         = 32,  // 1..32
-  localparam int unsigned IDX_W   = (ENTRIES > 1) ? $clog2(ENTRIES) : 1,
+  parameter int unsigned ENTRIES        = 16,
+  parameter int unsigned SLOTS          = 8,
+  parameter int unsigned DESC_DEPTH     = 4,
+  parameter int unsigned ADDR_W         = 48,
+  parameter int unsigned WG_ID_W        = 12,
+  parameter int unsigned WF_ID_W        = 3,
+  parameter int unsigned GPU_W          = 4,
+  parameter int unsigned DIM_W          = 16,
+  parameter int unsigned MAX_BURST_LOG2 = 12,
+  parameter int unsigned STAT_W         = 32,
   localparam int unsigned CNT_W   = $clog2(SLOTS + 1),
-  localparam int unsigned BURST_W = (MAX_BURST_LOG2 > 0) ? $clog2(MAX_BURST_LOG2 + 1) : 1,
-  localparam int unsigned BYTES_W = MAX_BURST_LOG2 + 1
+  localparam int unsigned BYTES_W = MAX_BURST_LOG2 + 1,
+  localparam int unsigned REG_AW  = dma_trigger_reg_pkg::REG_AW
 ) (
   input  logic               clk_i,
   input  logic               rst_ni,
 
-  input  logic               cfg_enable_i,
-  input  logic [BURST_W-1:0] cfg_burst_log2_i,  // bursts stay in 2^n-byte aligned blocks
-  output logic               cfg_error_o,       // cfg_burst_log2_i > MAX_BURST_LOG2
-
-  // Table write port (a dma_map call, T3 Fig. 12); until the registers issue.
-  // A write takes DIM_W + 2 cycles (tbl_ready_o low) and is then committed
-  // or refused (tbl_err_o, tbl_err_cause_o).
-  input  logic               tbl_we_i,
-  output logic               tbl_ready_o,
-  input  logic [IDX_W-1:0]   tbl_idx_i,
-  input  logic               tbl_valid_i,
-  input  logic [ADDR_W-1:0]  tbl_src_base_i,
-  input  logic [ADDR_W-1:0]  tbl_dst_base_i,
-  input  logic [GPU_W-1:0]   tbl_dst_gpu_i,
-  input  logic               tbl_op_i,            // 0 STORE, 1 UPDATE
-  input  logic [CNT_W-1:0]   tbl_tiles_per_block_i,
-  input  logic [DIM_W-1:0]   tbl_m_i,             // rows: the column stride in elements
-  input  logic [DIM_W-1:0]   tbl_n_i,             // columns
-  input  logic [1:0]         tbl_elem_log2_i,     // element bytes = 2^n
-  input  logic [DIM_W-1:0]   tbl_tile_rows_i,
-  input  logic [DIM_W-1:0]   tbl_tile_cols_i,
-  // Read back, of entry tbl_rd_idx_i.
-  input  logic [IDX_W-1:0]   tbl_rd_idx_i,
-  output logic               tbl_rd_valid_o,
-  output logic [ADDR_W-1:0]  tbl_rd_src_base_o,
-  output logic [ADDR_W-1:0]  tbl_rd_dst_base_o,
-  output logic [GPU_W-1:0]   tbl_rd_dst_gpu_o,
-  output logic               tbl_rd_op_o,
-  output logic [CNT_W-1:0]   tbl_rd_tiles_per_block_o,
-  output logic [DIM_W-1:0]   tbl_rd_m_o,
-  output logic [DIM_W-1:0]   tbl_rd_n_o,
-  output logic [1:0]         tbl_rd_elem_log2_o,
-  output logic [DIM_W-1:0]   tbl_rd_tile_rows_o,
-  output logic [DIM_W-1:0]   tbl_rd_tile_cols_o,
-  output logic [CNT_W-1:0]   tbl_rd_pending_o,    // tiles buffered
+  // Registers (docs/registers/dma_trigger.md): the configuration and the table.
+  input  logic               psel_i,
+  input  logic               penable_i,
+  input  logic               pwrite_i,
+  input  logic [REG_AW-1:0]  paddr_i,
+  input  logic [31:0]        pwdata_i,
+  input  logic [3:0]         pstrb_i,
+  output logic [31:0]        prdata_o,
+  output logic               pready_o,
+  output logic               pslverr_o,
+  output logic               intr_o,
 
   // Triggers from the Tracker (T3 §4.2.1).
   input  logic               trig_valid_i,
@@ -74,7 +57,7 @@ module dma_trigger #(
   input  logic [WF_ID_W-1:0] trig_wf_id_i,
   input  logic [ADDR_W-1:0]  trig_addr_i,
 
-  // Burst descriptors to the DMA engine.
+  // Burst descriptors to the DMA engine (see rtl/dma_trigger_core.sv).
   output logic               desc_valid_o,
   input  logic               desc_ready_i,
   output logic [ADDR_W-1:0]  desc_src_o,
@@ -84,478 +67,154 @@ module dma_trigger #(
   output logic               desc_op_o,
   output logic [WG_ID_W-1:0] desc_wg_o,
   output logic [WF_ID_W-1:0] desc_wf_o,
-  output logic               desc_last_o,         // the block's last descriptor
+  output logic               desc_last_o,
 
-  // Errors: sticky until err_clear_i; the first cause / trigger captured.
+  // Captured errors, status counters and busy: also in the registers
+  // (STATUS, MISS_*, STAT_*); brought out for observation.
   output logic               tbl_err_o,
-  output logic [2:0]         tbl_err_cause_o,
+  output logic [3:0]         tbl_err_cause_o,
   output logic               miss_o,
   output logic [WG_ID_W-1:0] miss_wg_o,
   output logic [WF_ID_W-1:0] miss_wf_o,
   output logic [ADDR_W-1:0]  miss_addr_o,
-  input  logic               err_clear_i,
-
-  output logic [STAT_W-1:0]  stat_triggers_o,     // triggers taken into an entry
-  output logic [STAT_W-1:0]  stat_miss_o,         // triggers no entry covers
-  output logic [STAT_W-1:0]  stat_descs_o,        // descriptors taken by the DMA engine
-  output logic [STAT_W-1:0]  stat_blocks_o,       // blocks whose last descriptor was taken
-  output logic [STAT_W-1:0]  stat_stalls_o,       // cycles a trigger waited
+  output logic [STAT_W-1:0]  stat_triggers_o,
+  output logic [STAT_W-1:0]  stat_miss_o,
+  output logic [STAT_W-1:0]  stat_descs_o,
+  output logic [STAT_W-1:0]  stat_blocks_o,
+  output logic [STAT_W-1:0]  stat_stalls_o,
   output logic               busy_o
 );
 
-  localparam int unsigned SLOT_W  = (SLOTS > 1) ? $clog2(SLOTS) : 1;
-  localparam int unsigned PTR_W   = (DESC_DEPTH > 1) ? $clog2(DESC_DEPTH) : 1;
-  localparam int unsigned FCNT_W  = $clog2(DESC_DEPTH + 1);
-  localparam int unsigned COLB_W  = DIM_W + 3;      // a column's or a segment's bytes
-  localparam int unsigned PROD_W  = 2 * DIM_W + 3;  // N x column bytes
-  localparam int unsigned END_W   = ((ADDR_W > PROD_W) ? ADDR_W : PROD_W) + 1;
-  localparam int unsigned WR_CYC  = DIM_W + 2;
-  localparam int unsigned WCNT_W  = $clog2(WR_CYC + 1);
+  dma_trigger_reg_pkg::dma_trigger_reg2hw_t reg2hw;
+  dma_trigger_reg_pkg::dma_trigger_hw2reg_t hw2reg;
 
-  // ------------------------------------------------- parameter ranges (elaboration)
-  if (ENTRIES < 1 || ENTRIES > 64) begin : g_bad_entries
-    $error("ENTRIES = %0d is out of range; allowed: 1..64", ENTRIES);
-  end
-  if (SLOTS < 1 || SLOTS > 32) begin : g_bad_slots
-    $error("SLOTS = %0d is out of range; allowed: 1..32", SLOTS);
-  end
-  if (DESC_DEPTH < 1 || DESC_DEPTH > 32 || (DESC_DEPTH & (DESC_DEPTH - 1)) != 0) begin : g_bad_desc_depth
-    $error("DESC_DEPTH = %0d is out of range; allowed: a power of two from 1 to 32", DESC_DEPTH);
-  end
-  if (ADDR_W < 2 || ADDR_W > 64) begin : g_bad_addr_w
-    $error("ADDR_W = %0d is out of range; allowed: 2..64", ADDR_W);
-  end
-  if (WG_ID_W < 1 || WG_ID_W > 32) begin : g_bad_wg_id_w
-    $error("WG_ID_W = %0d is out of range; allowed: 1..32", WG_ID_W);
-  end
-  if (WF_ID_W < 1 || WF_ID_W > 16) begin : g_bad_wf_id_w
-    $error("WF_ID_W = %0d is out of range; allowed: 1..16", WF_ID_W);
-  end
-  if (GPU_W < 1 || GPU_W > 8) begin : g_bad_gpu_w
-    $error("GPU_W = %0d is out of range; allowed: 1..8", GPU_W);
-  end
-  if (DIM_W < 1 || DIM_W > 24) begin : g_bad_dim_w
-    $error("DIM_W = %0d is out of range; allowed: 1..24", DIM_W);
-  end
-  if (MAX_BURST_LOG2 > 16) begin : g_bad_max_burst_log2
-    $error("MAX_BURST_LOG2 = %0d is out of range; allowed: 0..16", MAX_BURST_LOG2);
-  end
-  if (STAT_W < 1 || STAT_W > 32) begin : g_bad_stat_w
-    $error("STAT_W = %0d is out of range; allowed: 1..32", STAT_W);
-  end
+  dma_trigger_reg_top u_reg (
+    .clk_i, .rst_ni,
+    .psel_i, .penable_i, .pwrite_i, .paddr_i, .pwdata_i, .pstrb_i,
+    .prdata_o, .pready_o, .pslverr_o,
+    .reg2hw_o (reg2hw),
+    .hw2reg_i (hw2reg),
+    .intr_o
+  );
 
-  // ------------------------------------------------------------------ table
-  logic [ENTRIES-1:0] e_valid_q, e_op_q;
-  logic [ADDR_W-1:0]  e_src_q  [ENTRIES];
-  logic [ADDR_W-1:0]  e_dst_q  [ENTRIES];
-  logic [ADDR_W-1:0]  e_last_q [ENTRIES];  // highest tile start whose tile fits the region
-  logic [GPU_W-1:0]   e_gpu_q  [ENTRIES];
-  logic [CNT_W-1:0]   e_k_q    [ENTRIES];
-  logic [DIM_W-1:0]   e_m_q    [ENTRIES];
-  logic [DIM_W-1:0]   e_n_q    [ENTRIES];
-  logic [DIM_W-1:0]   e_tr_q   [ENTRIES];
-  logic [DIM_W-1:0]   e_tc_q   [ENTRIES];
-  logic [1:0]         e_eb_q   [ENTRIES];
-  // Triggered tiles per entry: a circular buffer of SLOTS, entry e's at
-  // [e*SLOTS, (e+1)*SLOTS). One array a field, written by one process (yosys
-  // 0.23 loses arrays that several processes write).
-  localparam int unsigned BUF_N = ENTRIES * SLOTS;
-  localparam int unsigned BUF_W = (BUF_N > 1) ? $clog2(BUF_N) : 1;
-  logic [SLOT_W-1:0]  e_head_q  [ENTRIES];
-  logic [CNT_W-1:0]   e_count_q [ENTRIES];
-  logic [WG_ID_W-1:0] buf_wg_q   [BUF_N];
-  logic [WF_ID_W-1:0] buf_wf_q   [BUF_N];
-  logic [ADDR_W-1:0]  buf_addr_q [BUF_N];
+  logic               cfg_error, tbl_ready;
+  logic               rd_valid;
+  logic [1:0]         rd_op;
+  logic [ADDR_W-1:0]  rd_src, rd_dst;
+  logic [GPU_W-1:0]   rd_gpu;
+  logic [CNT_W-1:0]   rd_k, rd_pending;
+  logic [DIM_W-1:0]   rd_m, rd_n, rd_tr, rd_tc;
+  logic [1:0]         rd_eb;
 
-  // a + b modulo SLOTS, for a < SLOTS and b <= SLOTS.
-  localparam int unsigned SUM_W = SLOT_W + CNT_W + 1;
-  function automatic [SLOT_W-1:0] slot_add(input logic [SLOT_W-1:0] a, input logic [CNT_W-1:0] b);
-    logic [SUM_W-1:0] s;
-    s = SUM_W'(a) + SUM_W'(b);
-    if (s >= SUM_W'(SLOTS)) s = s - SUM_W'(SLOTS);
-    slot_add = SLOT_W'(s);
-  endfunction
+  dma_trigger_core #(
+    .ENTRIES(ENTRIES), .SLOTS(SLOTS), .DESC_DEPTH(DESC_DEPTH), .ADDR_W(ADDR_W),
+    .WG_ID_W(WG_ID_W), .WF_ID_W(WF_ID_W), .GPU_W(GPU_W), .DIM_W(DIM_W),
+    .MAX_BURST_LOG2(MAX_BURST_LOG2), .STAT_W(STAT_W)
+  ) u_core (
+    .clk_i, .rst_ni,
+    .cfg_enable_i          (reg2hw.ctrl_enable),
+    .cfg_burst_log2_i      (reg2hw.burst_log2),
+    .cfg_error_o           (cfg_error),
+    .tbl_we_i              (reg2hw.tbl_cmd_write),
+    .tbl_ready_o           (tbl_ready),
+    .tbl_idx_i             (reg2hw.tbl_idx_idx),
+    .tbl_valid_i           (reg2hw.tbl_ctrl_valid),
+    .tbl_src_base_i        (ADDR_W'({reg2hw.tbl_src_hi_addr, reg2hw.tbl_src_lo_addr})),
+    .tbl_dst_base_i        (ADDR_W'({reg2hw.tbl_dst_hi_addr, reg2hw.tbl_dst_lo_addr})),
+    .tbl_dst_gpu_i         (GPU_W'(reg2hw.tbl_ctrl_dst_gpu)),
+    .tbl_op_i              (reg2hw.tbl_ctrl_op),
+    .tbl_tiles_per_block_i (CNT_W'(reg2hw.tbl_ctrl_tiles_per_block)),
+    .tbl_m_i               (DIM_W'(reg2hw.tbl_m_value)),
+    .tbl_n_i               (DIM_W'(reg2hw.tbl_n_value)),
+    .tbl_elem_log2_i       (reg2hw.tbl_ctrl_elem_log2),
+    .tbl_tile_rows_i       (DIM_W'(reg2hw.tbl_tile_rows_value)),
+    .tbl_tile_cols_i       (DIM_W'(reg2hw.tbl_tile_cols_value)),
+    .tbl_rd_idx_i          (reg2hw.tbl_idx_idx),
+    .tbl_rd_valid_o        (rd_valid),
+    .tbl_rd_src_base_o     (rd_src),
+    .tbl_rd_dst_base_o     (rd_dst),
+    .tbl_rd_dst_gpu_o      (rd_gpu),
+    .tbl_rd_op_o           (rd_op),
+    .tbl_rd_tiles_per_block_o (rd_k),
+    .tbl_rd_m_o            (rd_m),
+    .tbl_rd_n_o            (rd_n),
+    .tbl_rd_elem_log2_o    (rd_eb),
+    .tbl_rd_tile_rows_o    (rd_tr),
+    .tbl_rd_tile_cols_o    (rd_tc),
+    .tbl_rd_pending_o      (rd_pending),
+    .trig_valid_i, .trig_ready_o, .trig_wg_id_i, .trig_wf_id_i, .trig_addr_i,
+    .desc_valid_o, .desc_ready_i, .desc_src_o, .desc_dst_o, .desc_gpu_o, .desc_bytes_o,
+    .desc_op_o, .desc_wg_o, .desc_wf_o, .desc_last_o,
+    .tbl_err_o, .tbl_err_cause_o, .miss_o, .miss_wg_o, .miss_wf_o, .miss_addr_o,
+    .err_clear_i           (reg2hw.ctrl_err_clear),
+    .stat_triggers_o, .stat_miss_o, .stat_descs_o, .stat_blocks_o, .stat_stalls_o, .busy_o
+  );
 
-  // --------------------------------------------------------------- config
-  logic active;
+  // Addresses as the 64-bit register pairs show them.
+  logic [63:0] miss_addr64, rd_src64, rd_dst64;
+  assign miss_addr64 = 64'(miss_addr_o);
+  assign rd_src64    = 64'(rd_src);
+  assign rd_dst64    = 64'(rd_dst);
+
   always_comb begin
-    cfg_error_o = 32'(cfg_burst_log2_i) > MAX_BURST_LOG2;
-    active      = cfg_enable_i && !cfg_error_o;
+    hw2reg = '0;
+    // Levels: set in every cycle the captured error lasts.
+    hw2reg.intr_state_tbl_error_set    = tbl_err_o;
+    hw2reg.intr_state_miss_set         = miss_o;
+    hw2reg.status_cfg_error            = cfg_error;
+    hw2reg.status_busy                 = busy_o;
+    hw2reg.status_tbl_ready            = tbl_ready;
+    hw2reg.status_tbl_err              = tbl_err_o;
+    hw2reg.status_tbl_err_cause        = tbl_err_cause_o;
+    hw2reg.status_miss                 = miss_o;
+    hw2reg.miss_id_wg                  = 24'(miss_wg_o);
+    hw2reg.miss_id_wf                  = 8'(miss_wf_o);
+    hw2reg.miss_addr_lo_addr           = miss_addr64[31:0];
+    hw2reg.miss_addr_hi_addr           = miss_addr64[63:32];
+    hw2reg.tbl_rd_src_lo_addr          = rd_src64[31:0];
+    hw2reg.tbl_rd_src_hi_addr          = rd_src64[63:32];
+    hw2reg.tbl_rd_dst_lo_addr          = rd_dst64[31:0];
+    hw2reg.tbl_rd_dst_hi_addr          = rd_dst64[63:32];
+    hw2reg.tbl_rd_ctrl_valid           = rd_valid;
+    hw2reg.tbl_rd_ctrl_op              = rd_op;
+    hw2reg.tbl_rd_ctrl_elem_log2       = rd_eb;
+    hw2reg.tbl_rd_ctrl_dst_gpu         = 8'(rd_gpu);
+    hw2reg.tbl_rd_ctrl_tiles_per_block = 6'(rd_k);
+    hw2reg.tbl_rd_ctrl_pending         = 6'(rd_pending);
+    hw2reg.tbl_rd_m_value              = 24'(rd_m);
+    hw2reg.tbl_rd_n_value              = 24'(rd_n);
+    hw2reg.tbl_rd_tile_rows_value      = 24'(rd_tr);
+    hw2reg.tbl_rd_tile_cols_value      = 24'(rd_tc);
+    hw2reg.stat_triggers_count         = 32'(stat_triggers_o);
+    hw2reg.stat_miss_count             = 32'(stat_miss_o);
+    hw2reg.stat_descs_count            = 32'(stat_descs_o);
+    hw2reg.stat_blocks_count           = 32'(stat_blocks_o);
+    hw2reg.stat_stalls_count           = 32'(stat_stalls_o);
+    hw2reg.param_table_entries         = 7'(ENTRIES);
+    hw2reg.param_table_slots           = 6'(SLOTS);
+    hw2reg.param_table_desc_depth      = 6'(DESC_DEPTH);
+    hw2reg.param_table_max_burst_log2  = 5'(MAX_BURST_LOG2);
+    hw2reg.param_widths_addr_w         = 7'(ADDR_W);
+    hw2reg.param_widths_gpu_w          = 4'(GPU_W);
+    hw2reg.param_widths_dim_w          = 5'(DIM_W);
+    hw2reg.param_widths_stat_w         = 6'(STAT_W);
+    hw2reg.param_ids_wg_id_w           = 6'(WG_ID_W);
+    hw2reg.param_ids_wf_id_w           = 5'(WF_ID_W);
+    hw2reg.busy                        = busy_o;
   end
 
-  // ---------------------------------------------------------- table write
-  // The region's size (N x column bytes) and the tile's span ((tile_cols - 1)
-  // x column bytes + a segment) are multiplied one bit of N per cycle: a
-  // configuration-time path, kept off the clock period.
-  logic [WCNT_W-1:0]  wr_left_q;
-  logic [IDX_W-1:0]   wr_idx_q;
-  logic               wr_valid_q, wr_op_q;
-  logic [ADDR_W-1:0]  wr_src_q, wr_dst_q;
-  logic [GPU_W-1:0]   wr_gpu_q;
-  logic [CNT_W-1:0]   wr_k_q;
-  logic [DIM_W-1:0]   wr_m_q, wr_n_q, wr_tr_q, wr_tc_q;
-  logic [1:0]         wr_eb_q;
-  logic [PROD_W-1:0]  mul_a_q, acc_n_q, acc_c_q;
-  logic [DIM_W-1:0]   mul_bn_q, mul_bc_q;
-  logic [END_W-1:0]   end_q;
-  logic [PROD_W-1:0]  span_q;
-
-  logic               commit, wr_busy_entry, wr_fault_any;
-  logic [2:0]         wr_fault;
-  always_comb begin
-    tbl_ready_o = wr_left_q == '0;
-    commit      = wr_left_q == WCNT_W'(1);
-    // The rule of DmaEntry::fault() in hw/dma_trigger/dma_trigger.cpp, then
-    // the entry's state: it must hold no tile and not be being sent.
-    wr_busy_entry = 1'b0;
-    for (int e = 0; e < ENTRIES; e++)
-      if (IDX_W'(e) == wr_idx_q)
-        wr_busy_entry = (e_count_q[e] != '0) || (gen_q && gen_e_q == IDX_W'(e));
-    wr_fault = 3'd0;
-    if (32'(wr_idx_q) >= ENTRIES)                                  wr_fault = 3'd1;
-    // Constant when SLOTS fills its field (SLOTS = 2^CNT_W - 1).
-    /* verilator lint_off CMPCONST */
-    else if (wr_valid_q && (wr_k_q == '0 || 32'(wr_k_q) > SLOTS))  wr_fault = 3'd2;
-    /* verilator lint_on CMPCONST */
-    else if (wr_valid_q && (wr_m_q == '0 || wr_n_q == '0))         wr_fault = 3'd3;
-    else if (wr_valid_q && (wr_tr_q == '0 || wr_tr_q > wr_m_q))    wr_fault = 3'd4;
-    else if (wr_valid_q && (wr_tc_q == '0 || wr_tc_q > wr_n_q))    wr_fault = 3'd5;
-    else if (wr_valid_q && end_q > (END_W'(1) << ADDR_W))          wr_fault = 3'd6;
-    else if (wr_busy_entry)                                        wr_fault = 3'd7;
-    wr_fault_any = wr_fault != 3'd0;
-  end
-
-  always_ff @(posedge clk_i) begin
-    if (!rst_ni) begin
-      wr_left_q <= '0;
-      wr_idx_q  <= '0;
-    end else if (wr_left_q != '0) begin
-      wr_left_q <= wr_left_q - 1'b1;
-      if (32'(wr_left_q) > 2) begin
-        if (mul_bn_q[0]) acc_n_q <= acc_n_q + mul_a_q;
-        if (mul_bc_q[0]) acc_c_q <= acc_c_q + mul_a_q;
-        mul_a_q  <= mul_a_q << 1;
-        mul_bn_q <= mul_bn_q >> 1;
-        mul_bc_q <= mul_bc_q >> 1;
-      end else if (wr_left_q == WCNT_W'(2)) begin
-        end_q  <= END_W'(wr_src_q) + END_W'(acc_n_q);
-        span_q <= acc_c_q + (PROD_W'(wr_tr_q) << wr_eb_q);
-      end
-    end else if (tbl_we_i) begin
-      wr_left_q  <= WCNT_W'(WR_CYC);
-      wr_idx_q   <= tbl_idx_i;
-      wr_valid_q <= tbl_valid_i;
-      wr_src_q   <= tbl_src_base_i;
-      wr_dst_q   <= tbl_dst_base_i;
-      wr_gpu_q   <= tbl_dst_gpu_i;
-      wr_op_q    <= tbl_op_i;
-      wr_k_q     <= tbl_tiles_per_block_i;
-      wr_m_q     <= tbl_m_i;
-      wr_n_q     <= tbl_n_i;
-      wr_eb_q    <= tbl_elem_log2_i;
-      wr_tr_q    <= tbl_tile_rows_i;
-      wr_tc_q    <= tbl_tile_cols_i;
-      mul_a_q    <= PROD_W'(tbl_m_i) << tbl_elem_log2_i;
-      mul_bn_q   <= tbl_n_i;
-      mul_bc_q   <= tbl_tile_cols_i - 1'b1;
-      acc_n_q    <= '0;
-      acc_c_q    <= '0;
-    end
-  end
-
-  // -------------------------------------------------------------- lookup
-  logic               hit, trig_accept;
-  logic [IDX_W-1:0]   hit_e;
-  always_comb begin
-    hit   = 1'b0;
-    hit_e = '0;
-    // Highest index first so that the lowest covering entry wins.
-    for (int e = ENTRIES - 1; e >= 0; e--)
-      if (e_valid_q[e] && trig_addr_i >= e_src_q[e] && trig_addr_i <= e_last_q[e]) begin
-        hit   = 1'b1;
-        hit_e = IDX_W'(e);
-      end
-    trig_ready_o = active && tbl_ready_o && (!hit || 32'(e_count_q[hit_e]) < SLOTS);
-    trig_accept  = trig_valid_i && trig_ready_o;
-  end
-
-  // ---------------------------------------------------- descriptor queue
-  // A descriptor as one vector {src, dst, gpu, bytes, op, wg, wf, last}
-  // (yosys 0.23 loses unpacked arrays of packed structs).
-  localparam int unsigned DESC_W = 2 * ADDR_W + GPU_W + BYTES_W + 1 + WG_ID_W + WF_ID_W + 1;
-  logic [DESC_W-1:0]  fifo_q [DESC_DEPTH];
-  logic [PTR_W-1:0]   fifo_head_q;
-  logic [FCNT_W-1:0]  fifo_count_q;
-  logic               pop, push;
-  logic [DESC_W-1:0]  push_d;
-
-  // ---------------------------------------------------- address generator
-  logic               gen_q;
-  logic [IDX_W-1:0]   gen_e_q, rr_q;
-  logic [CNT_W-1:0]   gen_left_q;
-  logic [DIM_W-1:0]   gen_col_q;
-  logic [COLB_W-1:0]  gen_off_q;
-  logic [ADDR_W-1:0]  gen_col_addr_q, gen_dst_col_q;
-  logic [WG_ID_W-1:0] gen_wg_q;
-  logic [WF_ID_W-1:0] gen_wf_q;
-
-  logic               start, step, col_done, tile_done, block_done, gen_pop;
-  logic [IDX_W-1:0]   start_e;
-  logic [COLB_W-1:0]  seg_bytes, rem, col_bytes;
-  logic [BYTES_W-1:0] boundary, to_boundary, bytes;
-  logic [ADDR_W-1:0]  cur_addr;
-  logic [SLOT_W-1:0]  load_slot;
-  logic [IDX_W-1:0]   load_e;
-  logic [BUF_W-1:0]   load_at, push_at;
-  localparam int unsigned RR_W = IDX_W + 1;
-  logic [RR_W-1:0]    rr_e;
-  always_comb begin
-    pop = fifo_count_q != '0 && desc_ready_i;
-    // A block starts on an entry holding a whole block, round-robin from rr_q.
-    start   = 1'b0;
-    start_e = '0;
-    rr_e    = '0;
-    for (int i = ENTRIES - 1; i >= 0; i--) begin
-      rr_e = RR_W'(rr_q) + RR_W'(i);
-      if (rr_e >= RR_W'(ENTRIES)) rr_e = rr_e - RR_W'(ENTRIES);
-      if (e_valid_q[IDX_W'(rr_e)] && e_count_q[IDX_W'(rr_e)] >= e_k_q[IDX_W'(rr_e)]) begin
-        start   = active && !gen_q;
-        start_e = IDX_W'(rr_e);
-      end
-    end
-
-    // Bursts never cross a column segment nor a 2^burst-aligned boundary.
-    seg_bytes   = COLB_W'(e_tr_q[gen_e_q]) << e_eb_q[gen_e_q];
-    col_bytes   = COLB_W'(e_m_q[gen_e_q]) << e_eb_q[gen_e_q];
-    cur_addr    = gen_col_addr_q + ADDR_W'(gen_off_q);
-    boundary    = BYTES_W'(1) << cfg_burst_log2_i;
-    to_boundary = boundary - (BYTES_W'(cur_addr) & (boundary - 1'b1));
-    rem         = seg_bytes - gen_off_q;
-    bytes       = (32'(rem) < 32'(to_boundary)) ? BYTES_W'(rem) : to_boundary;
-    col_done    = 32'(bytes) == 32'(rem);
-    tile_done   = col_done && gen_col_q == e_tc_q[gen_e_q] - 1'b1;
-    block_done  = tile_done && gen_left_q == CNT_W'(1);
-    step        = active && gen_q && (32'(fifo_count_q) < DESC_DEPTH || pop);
-    push        = step;
-    gen_pop     = step && tile_done;
-
-    push_d = {cur_addr, gen_dst_col_q + ADDR_W'(gen_off_q), e_gpu_q[gen_e_q], bytes,
-              e_op_q[gen_e_q], gen_wg_q, gen_wf_q, block_done};
-
-    // The tile loaded next: the head of the entry a block starts on, or the
-    // entry's next tile when one is done and the block goes on.
-    load_e    = start ? start_e : gen_e_q;
-    load_slot = start ? e_head_q[start_e] : slot_add(e_head_q[gen_e_q], CNT_W'(1));
-    load_at   = BUF_W'(load_e) * BUF_W'(SLOTS) + BUF_W'(load_slot);
-    push_at   = BUF_W'(hit_e) * BUF_W'(SLOTS) + BUF_W'(slot_add(e_head_q[hit_e], e_count_q[hit_e]));
-  end
-
-  always_ff @(posedge clk_i) begin
-    if (trig_accept && hit) begin
-      buf_wg_q[push_at]   <= trig_wg_id_i;
-      buf_wf_q[push_at]   <= trig_wf_id_i;
-      buf_addr_q[push_at] <= trig_addr_i;
-    end
-  end
-
-  always_ff @(posedge clk_i) begin
-    if (!rst_ni) begin
-      gen_q          <= 1'b0;
-      gen_e_q        <= '0;
-      rr_q           <= '0;
-      gen_left_q     <= '0;
-      gen_col_q      <= '0;
-      gen_off_q      <= '0;
-      gen_col_addr_q <= '0;
-      gen_dst_col_q  <= '0;
-      gen_wg_q       <= '0;
-      gen_wf_q       <= '0;
-    end else if (start || (step && tile_done && !block_done)) begin
-      if (start) begin
-        gen_q      <= 1'b1;
-        gen_e_q    <= start_e;
-        gen_left_q <= e_k_q[start_e];
-        rr_q       <= (32'(start_e) + 1 == ENTRIES) ? '0 : start_e + 1'b1;
-      end else begin
-        gen_left_q <= gen_left_q - 1'b1;
-      end
-      gen_col_q      <= '0;
-      gen_off_q      <= '0;
-      gen_wg_q       <= buf_wg_q[load_at];
-      gen_wf_q       <= buf_wf_q[load_at];
-      gen_col_addr_q <= buf_addr_q[load_at];
-      gen_dst_col_q  <= buf_addr_q[load_at] - e_src_q[load_e] + e_dst_q[load_e];
-    end else if (step) begin
-      if (block_done) begin
-        gen_q <= 1'b0;
-      end else if (!col_done) begin
-        gen_off_q <= gen_off_q + COLB_W'(bytes);
-      end else begin
-        gen_off_q      <= '0;
-        gen_col_q      <= gen_col_q + 1'b1;
-        gen_col_addr_q <= gen_col_addr_q + ADDR_W'(col_bytes);
-        gen_dst_col_q  <= gen_dst_col_q + ADDR_W'(col_bytes);
-      end
-    end
-  end
-
-  always_ff @(posedge clk_i) begin
-    if (!rst_ni) begin
-      fifo_head_q  <= '0;
-      fifo_count_q <= '0;
-    end else begin
-      if (push) fifo_q[PTR_W'(32'(fifo_head_q) + 32'(fifo_count_q)) & PTR_W'(DESC_DEPTH - 1)] <= push_d;
-      if (pop) fifo_head_q <= (fifo_head_q + 1'b1) & PTR_W'(DESC_DEPTH - 1);
-      fifo_count_q <= fifo_count_q + FCNT_W'(push) - FCNT_W'(pop);
-    end
-  end
-
-  // -------------------------------------------------------------- entries
-  for (genvar e = 0; e < ENTRIES; e++) begin : g_entry
-    logic push_e, pop_e;
-    assign push_e = trig_accept && hit && hit_e == IDX_W'(e);
-    assign pop_e  = gen_pop && gen_e_q == IDX_W'(e);
-    always_ff @(posedge clk_i) begin
-      if (!rst_ni) begin
-        e_valid_q[e] <= 1'b0;
-        e_op_q[e]    <= 1'b0;
-        e_src_q[e]   <= '0;
-        e_dst_q[e]   <= '0;
-        e_last_q[e]  <= '0;
-        e_gpu_q[e]   <= '0;
-        e_k_q[e]     <= '0;
-        e_m_q[e]     <= '0;
-        e_n_q[e]     <= '0;
-        e_tr_q[e]    <= '0;
-        e_tc_q[e]    <= '0;
-        e_eb_q[e]    <= '0;
-        e_head_q[e]  <= '0;
-        e_count_q[e] <= '0;
-      end else begin
-        if (commit && !wr_fault_any && wr_idx_q == IDX_W'(e)) begin
-          e_valid_q[e] <= wr_valid_q;
-          e_op_q[e]    <= wr_op_q;
-          e_src_q[e]   <= wr_src_q;
-          e_dst_q[e]   <= wr_dst_q;
-          e_last_q[e]  <= wr_valid_q ? ADDR_W'(end_q - END_W'(span_q)) : '0;
-          e_gpu_q[e]   <= wr_gpu_q;
-          e_k_q[e]     <= wr_k_q;
-          e_m_q[e]     <= wr_m_q;
-          e_n_q[e]     <= wr_n_q;
-          e_tr_q[e]    <= wr_tr_q;
-          e_tc_q[e]    <= wr_tc_q;
-          e_eb_q[e]    <= wr_eb_q;
-        end
-        if (pop_e) e_head_q[e] <= slot_add(e_head_q[e], CNT_W'(1));
-        e_count_q[e] <= e_count_q[e] + CNT_W'(push_e) - CNT_W'(pop_e);
-      end
-    end
-  end
-
-  // ------------------------------------------------------ errors, status
-  logic               tbl_err_q, miss_q;
-  logic [2:0]         tbl_err_cause_q;
-  logic [WG_ID_W-1:0] miss_wg_q;
-  logic [WF_ID_W-1:0] miss_wf_q;
-  logic [ADDR_W-1:0]  miss_addr_q;
-  logic [STAT_W-1:0]  stat_triggers_q, stat_miss_q, stat_descs_q, stat_blocks_q, stat_stalls_q;
-
-  always_ff @(posedge clk_i) begin
-    if (!rst_ni) begin
-      tbl_err_q       <= 1'b0;
-      tbl_err_cause_q <= '0;
-      miss_q          <= 1'b0;
-      miss_wg_q       <= '0;
-      miss_wf_q       <= '0;
-      miss_addr_q     <= '0;
-      stat_triggers_q <= '0;
-      stat_miss_q     <= '0;
-      stat_descs_q    <= '0;
-      stat_blocks_q   <= '0;
-      stat_stalls_q   <= '0;
-    end else begin
-      // A clear and a new error in one cycle leave the new one.
-      if (commit && wr_fault_any) begin
-        tbl_err_q <= 1'b1;
-        if (!tbl_err_q || err_clear_i) tbl_err_cause_q <= wr_fault;
-      end else if (err_clear_i) begin
-        tbl_err_q       <= 1'b0;
-        tbl_err_cause_q <= '0;
-      end
-      if (trig_accept && !hit) begin
-        miss_q <= 1'b1;
-        if (!miss_q || err_clear_i) begin
-          miss_wg_q   <= trig_wg_id_i;
-          miss_wf_q   <= trig_wf_id_i;
-          miss_addr_q <= trig_addr_i;
-        end
-      end else if (err_clear_i) begin
-        miss_q      <= 1'b0;
-        miss_wg_q   <= '0;
-        miss_wf_q   <= '0;
-        miss_addr_q <= '0;
-      end
-      if (trig_accept && hit)      stat_triggers_q <= stat_triggers_q + 1'b1;
-      if (trig_accept && !hit)     stat_miss_q     <= stat_miss_q + 1'b1;
-      if (pop)                     stat_descs_q    <= stat_descs_q + 1'b1;
-      if (pop && desc_last_o)     stat_blocks_q   <= stat_blocks_q + 1'b1;
-      if (trig_valid_i && !trig_ready_o) stat_stalls_q <= stat_stalls_q + 1'b1;
-    end
-  end
-
-  // -------------------------------------------------------------- outputs
-  logic [DESC_W-1:0] head;
-  logic             any_pending;
-  always_comb begin
-    // Queue slots hold no reset value: the outputs show them only when valid.
-    head         = fifo_count_q != '0 ? fifo_q[fifo_head_q] : '0;
-    desc_valid_o = fifo_count_q != '0;
-    {desc_src_o, desc_dst_o, desc_gpu_o, desc_bytes_o, desc_op_o, desc_wg_o, desc_wf_o,
-     desc_last_o} = head;
-
-    tbl_rd_valid_o           = 1'b0;
-    tbl_rd_src_base_o        = '0;
-    tbl_rd_dst_base_o        = '0;
-    tbl_rd_dst_gpu_o         = '0;
-    tbl_rd_op_o              = 1'b0;
-    tbl_rd_tiles_per_block_o = '0;
-    tbl_rd_m_o               = '0;
-    tbl_rd_n_o               = '0;
-    tbl_rd_elem_log2_o       = '0;
-    tbl_rd_tile_rows_o       = '0;
-    tbl_rd_tile_cols_o       = '0;
-    tbl_rd_pending_o         = '0;
-    for (int e = 0; e < ENTRIES; e++)
-      if (tbl_rd_idx_i == IDX_W'(e)) begin
-        tbl_rd_valid_o           = e_valid_q[e];
-        tbl_rd_src_base_o        = e_src_q[e];
-        tbl_rd_dst_base_o        = e_dst_q[e];
-        tbl_rd_dst_gpu_o         = e_gpu_q[e];
-        tbl_rd_op_o              = e_op_q[e];
-        tbl_rd_tiles_per_block_o = e_k_q[e];
-        tbl_rd_m_o               = e_m_q[e];
-        tbl_rd_n_o               = e_n_q[e];
-        tbl_rd_elem_log2_o       = e_eb_q[e];
-        tbl_rd_tile_rows_o       = e_tr_q[e];
-        tbl_rd_tile_cols_o       = e_tc_q[e];
-        tbl_rd_pending_o         = e_count_q[e];
-      end
-
-    any_pending = 1'b0;
-    for (int e = 0; e < ENTRIES; e++) any_pending |= e_count_q[e] != '0;
-    busy_o = gen_q || any_pending || !tbl_ready_o || fifo_count_q != '0;
-  end
-
-  assign tbl_err_o       = tbl_err_q;
-  assign tbl_err_cause_o = tbl_err_cause_q;
-  assign miss_o          = miss_q;
-  assign miss_wg_o       = miss_wg_q;
-  assign miss_wf_o       = miss_wf_q;
-  assign miss_addr_o     = miss_addr_q;
-  assign stat_triggers_o = stat_triggers_q;
-  assign stat_miss_o     = stat_miss_q;
-  assign stat_descs_o    = stat_descs_q;
-  assign stat_blocks_o   = stat_blocks_q;
-  assign stat_stalls_o   = stat_stalls_q;
+  // Register bits above the widths this build's core takes (the fields are
+  // as wide as the widest build; PARAM_* tell firmware), the interrupt
+  // registers (the register block's own) and the address bits above ADDR_W
+  // of the 64-bit views.
+  logic unused_reg2hw;
+  assign unused_reg2hw = ^{reg2hw.intr_state_tbl_error, reg2hw.intr_state_miss,
+                           reg2hw.intr_enable_tbl_error, reg2hw.intr_enable_miss,
+                           reg2hw.intr_test_tbl_error, reg2hw.intr_test_miss,
+                           reg2hw.tbl_src_hi_addr, reg2hw.tbl_src_lo_addr,
+                           reg2hw.tbl_dst_hi_addr, reg2hw.tbl_dst_lo_addr,
+                           reg2hw.tbl_ctrl_dst_gpu, reg2hw.tbl_ctrl_tiles_per_block,
+                           reg2hw.tbl_m_value, reg2hw.tbl_n_value,
+                           reg2hw.tbl_tile_rows_value, reg2hw.tbl_tile_cols_value};
 
 endmodule

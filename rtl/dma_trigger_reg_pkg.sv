@@ -3,7 +3,7 @@
 // The structs through which dma_trigger's core meets its register block
 // (rtl/dma_trigger_reg_top.sv): reg2hw carries RW and W1C values and W1P
 // pulses to the core, hw2reg carries RO values, W1C set events and busy
-// (a trigger is being turned into descriptors (busy_o)) from it.
+// (a trigger is being turned into descriptors, or a table write is in progress (busy_o)) from it.
 package dma_trigger_reg_pkg;
 
   localparam int unsigned REG_AW = 12;  // a 4 KiB window: paddr_i's width
@@ -24,7 +24,7 @@ package dma_trigger_reg_pkg;
     logic [31:0] tbl_dst_lo_addr;  // RW
     logic [31:0] tbl_dst_hi_addr;  // RW
     logic tbl_ctrl_valid;  // RW
-    logic tbl_ctrl_op;  // RW
+    logic [1:0] tbl_ctrl_op;  // RW
     logic [1:0] tbl_ctrl_elem_log2;  // RW
     logic [7:0] tbl_ctrl_dst_gpu;  // RW
     logic [5:0] tbl_ctrl_tiles_per_block;  // RW
@@ -53,7 +53,7 @@ package dma_trigger_reg_pkg;
     logic [31:0] tbl_rd_dst_lo_addr;
     logic [31:0] tbl_rd_dst_hi_addr;
     logic tbl_rd_ctrl_valid;
-    logic tbl_rd_ctrl_op;
+    logic [1:0] tbl_rd_ctrl_op;
     logic [1:0] tbl_rd_ctrl_elem_log2;
     logic [7:0] tbl_rd_ctrl_dst_gpu;
     logic [5:0] tbl_rd_ctrl_tiles_per_block;

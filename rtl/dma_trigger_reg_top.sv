@@ -59,7 +59,7 @@ module dma_trigger_reg_top (
   logic [31:0] tbl_dst_lo_addr_q;
   logic [31:0] tbl_dst_hi_addr_q;
   logic tbl_ctrl_valid_q;
-  logic tbl_ctrl_op_q;
+  logic [1:0] tbl_ctrl_op_q;
   logic [1:0] tbl_ctrl_elem_log2_q;
   logic [7:0] tbl_ctrl_dst_gpu_q;
   logic [5:0] tbl_ctrl_tiles_per_block_q;
@@ -86,7 +86,7 @@ module dma_trigger_reg_top (
       tbl_dst_lo_addr_q <= 32'd0;
       tbl_dst_hi_addr_q <= 32'd0;
       tbl_ctrl_valid_q <= 1'd0;
-      tbl_ctrl_op_q <= 1'd0;
+      tbl_ctrl_op_q <= 2'd0;
       tbl_ctrl_elem_log2_q <= 2'd0;
       tbl_ctrl_dst_gpu_q <= 8'd0;
       tbl_ctrl_tiles_per_block_q <= 6'd0;
@@ -115,7 +115,7 @@ module dma_trigger_reg_top (
       if (we && hit[12]) tbl_dst_lo_addr_q <= pwdata_i[31:0];
       if (we && hit[13]) tbl_dst_hi_addr_q <= pwdata_i[31:0];
       if (we && hit[14]) tbl_ctrl_valid_q <= pwdata_i[0];
-      if (we && hit[14]) tbl_ctrl_op_q <= pwdata_i[1];
+      if (we && hit[14]) tbl_ctrl_op_q <= pwdata_i[2:1];
       if (we && hit[14]) tbl_ctrl_elem_log2_q <= pwdata_i[5:4];
       if (we && hit[14]) tbl_ctrl_dst_gpu_q <= pwdata_i[15:8];
       if (we && hit[14]) tbl_ctrl_tiles_per_block_q <= pwdata_i[21:16];
@@ -179,7 +179,7 @@ module dma_trigger_reg_top (
     end
     if (hit[14]) begin
       rdata[0] = tbl_ctrl_valid_q;
-      rdata[1] = tbl_ctrl_op_q;
+      rdata[2:1] = tbl_ctrl_op_q;
       rdata[5:4] = tbl_ctrl_elem_log2_q;
       rdata[15:8] = tbl_ctrl_dst_gpu_q;
       rdata[21:16] = tbl_ctrl_tiles_per_block_q;
@@ -210,7 +210,7 @@ module dma_trigger_reg_top (
     end
     if (hit[24]) begin
       rdata[0] = hw2reg_i.tbl_rd_ctrl_valid;
-      rdata[1] = hw2reg_i.tbl_rd_ctrl_op;
+      rdata[2:1] = hw2reg_i.tbl_rd_ctrl_op;
       rdata[5:4] = hw2reg_i.tbl_rd_ctrl_elem_log2;
       rdata[15:8] = hw2reg_i.tbl_rd_ctrl_dst_gpu;
       rdata[21:16] = hw2reg_i.tbl_rd_ctrl_tiles_per_block;

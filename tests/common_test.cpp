@@ -4,6 +4,7 @@
 #include "common/bits.h"
 #include "common/tile_map.h"
 #include "common/wide.h"
+#include "apb_protocol.h"
 
 namespace t3 {
 namespace {
@@ -68,6 +69,73 @@ TEST(TileMap, WorkgroupsWalkDownRowsAndWavefrontsSplitColumns) {
   EXPECT_FALSE(m.owner(0xFFF).has_value());
   m.wfs_per_wg = 5;
   EXPECT_TRUE(m.check().has_value());
+}
+
+// The APB rules every co-simulation checks (testbench/common/apb_protocol.h):
+// a legal transfer with wait states passes, each broken rule counts once.
+struct ApbSeq {
+  tb::ApbProtocol rules;
+  unsigned edge(bool sel, bool en, bool write, uint32_t addr, uint32_t strb = 0, bool ready = true,
+                uint32_t wdata = 0) {
+    ApbRequest p;
+    p.psel = sel;
+    p.penable = en;
+    p.pwrite = write;
+    p.paddr = addr;
+    p.pstrb = strb;
+    p.pwdata = wdata;
+    return rules.sample(true, p, ready, [] { return "t"; });
+  }
+};
+
+TEST(ApbProtocol, ALegalTransferWithWaitStatesPasses) {
+  ApbSeq b;
+  EXPECT_EQ(b.edge(false, false, false, 0), 0u);
+  EXPECT_EQ(b.edge(true, false, true, 0x10, 0xF, true, 5), 0u);   // setup
+  EXPECT_EQ(b.edge(true, true, true, 0x10, 0xF, false, 5), 0u);   // access, waits
+  EXPECT_EQ(b.edge(true, true, true, 0x10, 0xF, true, 5), 0u);    // access, done
+  EXPECT_EQ(b.edge(true, false, false, 0x14), 0u);                // back to back: a read
+  EXPECT_EQ(b.edge(true, true, false, 0x14), 0u);
+  EXPECT_EQ(b.rules.violations(), 0u);
+  EXPECT_EQ(b.rules.transfers(), 2u);
+}
+
+TEST(ApbProtocol, EachBrokenRuleCounts) {
+  {
+    ApbSeq b;
+    EXPECT_EQ(b.edge(false, true, false, 0), 1u) << "PENABLE without PSEL";
+  }
+  {
+    ApbSeq b;
+    EXPECT_EQ(b.edge(true, true, false, 0), 1u) << "access without setup";
+  }
+  {
+    ApbSeq b;
+    b.edge(true, false, false, 0);
+    EXPECT_EQ(b.edge(false, false, false, 0), 1u) << "setup not followed by access";
+  }
+  {
+    ApbSeq b;
+    b.edge(true, false, true, 0x10, 0xF, true, 1);
+    EXPECT_EQ(b.edge(true, true, true, 0x10, 0xF, true, 2), 1u) << "PWDATA changed";
+  }
+  {
+    ApbSeq b;
+    b.edge(true, false, true, 0x10, 0xF);
+    b.edge(true, true, true, 0x10, 0xF, false);
+    EXPECT_EQ(b.edge(true, true, true, 0x14, 0xF), 1u) << "PADDR changed while PREADY low";
+    EXPECT_NE(b.rules.messages().back().find("PREADY"), std::string::npos);
+  }
+  {
+    ApbSeq b;
+    EXPECT_EQ(b.edge(true, false, false, 0x10, 0x3), 1u) << "PSTRB on a read";
+  }
+  {
+    ApbSeq b;  // reset forgets a half transfer
+    b.edge(true, false, false, 0x10);
+    b.rules.sample(false, ApbRequest{}, true, [] { return "t"; });
+    EXPECT_EQ(b.edge(false, false, false, 0), 0u);
+  }
 }
 
 }  // namespace

@@ -1,10 +1,10 @@
-// Unit tests of the DMA trigger table's cycle model (no SystemC, no RTL).
+// Unit tests of the DMA trigger table core's cycle model (no SystemC, no RTL).
 #include <gtest/gtest.h>
 
 #include <stdexcept>
 #include <vector>
 
-#include "dma_trigger/dma_trigger.h"
+#include "dma_trigger/dma_trigger_core.h"
 
 namespace t3 {
 namespace {
@@ -46,8 +46,8 @@ struct Harness {
     in.cfg_burst_log2 = 4;
     in.desc_ready = true;
   }
-  DmaTriggerOutputs step() {
-    const DmaTriggerOutputs o = t.eval(in);
+  DmaTriggerCoreOutputs step() {
+    const DmaTriggerCoreOutputs o = t.eval(in);
     if (o.desc_valid && in.desc_ready) descs.push_back(o);
     t.clock(in);
     in.tbl_we = false;
@@ -62,7 +62,7 @@ struct Harness {
     in.tbl = f;
     step();
     while (!t.eval(in).tbl_ready) step();
-    const DmaTriggerOutputs o = t.eval(in);
+    const DmaTriggerCoreOutputs o = t.eval(in);
     return o.tbl_err ? DmaWriteFault(o.tbl_err_cause) : DmaWriteFault::none;
   }
   void trigger(uint32_t wg, uint32_t wf, uint64_t addr) {
@@ -77,9 +77,9 @@ struct Harness {
   void run(unsigned n) {
     for (unsigned i = 0; i < n; ++i) step();
   }
-  DmaTrigger t;
-  DmaTriggerInputs in;
-  std::vector<DmaTriggerOutputs> descs;
+  DmaTriggerCore t;
+  DmaTriggerCoreInputs in;
+  std::vector<DmaTriggerCoreOutputs> descs;
 };
 
 TEST(DmaTriggerParams, BadValuesNameTheParameterAndRange) {
@@ -97,7 +97,7 @@ TEST(DmaTriggerParams, BadValuesNameTheParameterAndRange) {
   }
   p = DmaTriggerParams{};
   p.dim_w = 25;
-  EXPECT_THROW(DmaTrigger{p}, std::invalid_argument);
+  EXPECT_THROW(DmaTriggerCore{p}, std::invalid_argument);
   EXPECT_EQ(DmaTriggerParams{}.write_cycles(), 18u);
   EXPECT_EQ(DmaTriggerParams{}.count_w(), 4u);  // 0..8 tiles
 }
@@ -135,13 +135,21 @@ TEST(DmaEntry, FaultIsTheOneRuleAndCheckNamesEachField) {
     }
   }
   DmaEntry wide = doc_entry();
-  wide.m = 16;  // does not fit DIM_W = 4: the pin would carry 0
+  wide.m = 16;  // does not fit DIM_W = 4: the core would take 0
   EXPECT_NE(wide.check(p)->find("m = 16 is out of range; allowed: 0..15 (DIM_W bits)"),
+            std::string::npos);
+  // The core takes log2(SLOTS + 1) = 2 bits of tiles_per_block: 5 would be
+  // taken as 1, so the driver-side check refuses it by its own value.
+  DmaEntry wraps = doc_entry();
+  wraps.tiles_per_block = 5;
+  EXPECT_EQ(wraps.fault(p), DmaWriteFault::none);
+  ASSERT_TRUE(wraps.check(p).has_value());
+  EXPECT_NE(wraps.check(p)->find("tiles_per_block = 5 is out of range; allowed: 1..2 (SLOTS)"),
             std::string::npos);
 }
 
 // The timing table "One tile's life" in docs/blocks/dma_trigger.md, cycle by cycle.
-TEST(DmaTrigger, OneTilesLifeAsDocumented) {
+TEST(DmaTriggerCore, OneTilesLifeAsDocumented) {
   Harness h(doc_params());
   struct Row {
     bool we, trig;
@@ -175,7 +183,7 @@ TEST(DmaTrigger, OneTilesLifeAsDocumented) {
     h.in.trig_wg_id = 5;
     h.in.trig_wf_id = 1;
     h.in.trig_addr = 0x100;
-    const DmaTriggerOutputs o = h.step();
+    const DmaTriggerCoreOutputs o = h.step();
     EXPECT_EQ(o.tbl_ready, r.tbl_ready) << "cycle " << c;
     EXPECT_EQ(o.trig_ready, r.trig_ready) << "cycle " << c;
     EXPECT_EQ(o.desc_valid, r.desc_valid) << "cycle " << c;
@@ -195,7 +203,7 @@ TEST(DmaTrigger, OneTilesLifeAsDocumented) {
   }
 }
 
-TEST(DmaTrigger, EntriesTakeTurnsAndTilesKeepTheirOrder) {
+TEST(DmaTriggerCore, EntriesTakeTurnsAndTilesKeepTheirOrder) {
   DmaTriggerParams p = doc_params();
   p.slots = 4;
   Harness h(p);
@@ -217,7 +225,7 @@ TEST(DmaTrigger, EntriesTakeTurnsAndTilesKeepTheirOrder) {
   EXPECT_EQ(h.descs[4].desc_wg, 2u);
 }
 
-TEST(DmaTrigger, BurstsStopAtAlignedBoundariesAndSegmentEnds) {
+TEST(DmaTriggerCore, BurstsStopAtAlignedBoundariesAndSegmentEnds) {
   Harness h(doc_params());
   h.in.cfg_burst_log2 = 2;  // 4-byte bursts
   DmaEntry f = doc_entry();
@@ -234,7 +242,7 @@ TEST(DmaTrigger, BurstsStopAtAlignedBoundariesAndSegmentEnds) {
   EXPECT_TRUE(h.descs[3].desc_last);
 }
 
-TEST(DmaTrigger, AFullEntryHoldsTheTriggerAndNothingIsLost) {
+TEST(DmaTriggerCore, AFullEntryHoldsTheTriggerAndNothingIsLost) {
   Harness h(doc_params());  // SLOTS 2
   DmaEntry f = doc_entry();
   f.tiles_per_block = 2;
@@ -252,6 +260,147 @@ TEST(DmaTrigger, AFullEntryHoldsTheTriggerAndNothingIsLost) {
   h.run(20);
   EXPECT_EQ(h.descs.size(), 8u);
   EXPECT_EQ(h.t.eval(h.in).stat_blocks, 1u);
+}
+
+// NONE: a complete tile is taken and counted, and nothing is sent (the last
+// stage of a reduce-scatter, T3 Fig. 7); it never waits for room. Operation
+// 3 does not exist: refused, cause 9.
+TEST(DmaTriggerCore, ANoneEntryCountsTilesAndSendsNothing) {
+  Harness h(doc_params());  // SLOTS 2
+  DmaEntry f = doc_entry();
+  f.op = DmaOp::none;
+  ASSERT_EQ(h.write(0, f), DmaWriteFault::none);
+  h.in.desc_ready = false;  // nothing could leave anyway
+  for (uint32_t k = 0; k < 5; ++k) {
+    h.in.trig_valid = true;
+    h.in.trig_wg_id = k;
+    h.in.trig_addr = 0x100 + 8 * (k % 2);
+    EXPECT_TRUE(h.step().trig_ready) << "tile " << k;
+  }
+  h.in.trig_valid = false;
+  h.in.desc_ready = true;
+  h.run(20);
+  const DmaTriggerCoreOutputs o = h.t.eval(h.in);
+  EXPECT_TRUE(h.descs.empty());
+  EXPECT_EQ(o.stat_triggers, 5u);
+  EXPECT_EQ(o.stat_blocks, 0u);
+  EXPECT_FALSE(o.busy);
+  EXPECT_FALSE(o.miss);
+  f.op = DmaOp(3);
+  EXPECT_EQ(h.write(1, f), DmaWriteFault::op);
+  EXPECT_NE(f.check(doc_params()).value_or("").find("op = 3"), std::string::npos);
+}
+
+// A write commanded while the last is still in progress is refused (cause
+// 8, port_busy): the register port's command is a one-cycle pulse, and a
+// command the port cannot take must show. The write in progress goes on and
+// commits; when it is refused at the same edge, its own cause is the one kept.
+TEST(DmaTriggerCore, AWriteWhileTheLastIsInProgressIsRefused) {
+  const DmaTriggerParams p = doc_params();  // a write takes 6 cycles
+  Harness h(p);
+  DmaEntry a = doc_entry(), b = doc_entry();
+  b.src_base = 0x1000;
+  h.in.tbl_we = true;
+  h.in.tbl_idx = 0;
+  h.in.tbl = a;
+  EXPECT_TRUE(h.step().tbl_ready);  // taken
+  // Every cycle of the write, up to the one it commits in.
+  for (unsigned c = 1; c <= p.write_cycles(); ++c) {
+    h.in.tbl_we = true;
+    h.in.tbl_idx = 1;
+    h.in.tbl = b;
+    const DmaTriggerCoreOutputs o = h.step();
+    EXPECT_FALSE(o.tbl_ready) << "cycle " << c;
+    EXPECT_EQ(o.tbl_err, c > 1) << "cycle " << c;
+  }
+  DmaTriggerCoreOutputs o = h.step();
+  EXPECT_TRUE(o.tbl_ready);
+  EXPECT_TRUE(o.tbl_err);
+  EXPECT_EQ(o.tbl_err_cause, unsigned(DmaWriteFault::port_busy));
+  EXPECT_EQ(o.busy, false) << "a refused command starts no write";
+  h.in.tbl_rd_idx = 0;
+  EXPECT_TRUE(h.t.eval(h.in).tbl_rd.valid) << "the write in progress committed";
+  h.in.tbl_rd_idx = 1;
+  EXPECT_FALSE(h.t.eval(h.in).tbl_rd.valid) << "the refused one wrote nothing";
+  // Both refused at one edge: the write in progress (M = 0) and a command
+  // in its commit cycle. The cause kept is the earlier write's.
+  DmaEntry bad = a;
+  bad.m = 0;
+  h.in.err_clear = true;
+  h.step();
+  h.in.err_clear = false;
+  h.in.tbl_we = true;
+  h.in.tbl_idx = 2;
+  h.in.tbl = bad;
+  h.step();
+  h.run(p.write_cycles() - 1);
+  h.in.tbl_we = true;  // the commit cycle
+  EXPECT_FALSE(h.step().tbl_ready);
+  o = h.step();
+  EXPECT_TRUE(o.tbl_err);
+  EXPECT_EQ(o.tbl_err_cause, unsigned(DmaWriteFault::dims_zero));
+  // And an error clear in the cycle of a refused command leaves the new cause.
+  h.in.tbl_we = true;
+  h.in.tbl = a;
+  h.in.tbl_idx = 3;
+  h.step();
+  h.in.tbl_we = true;
+  h.in.err_clear = true;
+  h.step();
+  h.in.err_clear = false;
+  o = h.step();
+  EXPECT_TRUE(o.tbl_err);
+  EXPECT_EQ(o.tbl_err_cause, unsigned(DmaWriteFault::port_busy));
+}
+
+// The index takes TBL_IDX's 6 bits: at or above ENTRIES a write is refused
+// (cause 1) whatever ENTRIES is, a power of two included, instead of
+// wrapping onto a live entry; the read-back there is all zeros.
+TEST(DmaTriggerCore, AnIndexAboveTheTableIsRefusedAndReadsZeros) {
+  for (const unsigned entries : {4u, 3u, 1u, 64u}) {
+    DmaTriggerParams p = doc_params();
+    p.entries = entries;
+    Harness h(p);
+    SCOPED_TRACE("ENTRIES = " + std::to_string(entries));
+    ASSERT_EQ(h.write(0, doc_entry()), DmaWriteFault::none);
+    DmaEntry other = doc_entry();
+    other.src_base = 0x2000;
+    other.dst_gpu = 3;
+    for (unsigned idx = entries; idx < (1u << kDmaIdxBits); ++idx) {
+      EXPECT_EQ(h.write(idx, other), DmaWriteFault::index) << "index " << idx;
+      h.in.tbl_rd_idx = idx;
+      const DmaTriggerCoreOutputs o = h.t.eval(h.in);
+      EXPECT_FALSE(o.tbl_rd.valid);
+      EXPECT_EQ(o.tbl_rd.src_base, 0u);
+      EXPECT_EQ(o.tbl_rd.m, 0u);
+      EXPECT_EQ(o.tbl_rd_pending, 0u);
+    }
+    // Entry idx mod ENTRIES (where a narrower index would have landed) is
+    // as written.
+    h.in.tbl_rd_idx = 0;
+    const DmaTriggerCoreOutputs o = h.t.eval(h.in);
+    EXPECT_TRUE(o.tbl_rd.valid);
+    EXPECT_EQ(o.tbl_rd.src_base, 0x100u);
+    EXPECT_EQ(o.tbl_rd.dst_gpu, 2u);
+    // The last entry of the table is still writable.
+    EXPECT_EQ(h.write(entries - 1, entries == 1 ? doc_entry() : other), DmaWriteFault::none);
+  }
+}
+
+// BURST.LOG2 reaches the core whole (5 bits): every value above
+// MAX_BURST_LOG2 is refused, also those whose low bits would be a good size.
+TEST(DmaTriggerCore, EveryBurstSizeAboveTheMaximumIsRefused) {
+  const DmaTriggerParams p = doc_params();  // MAX_BURST_LOG2 = 4
+  Harness h(p);
+  ASSERT_EQ(h.write(0, doc_entry()), DmaWriteFault::none);
+  for (uint32_t b = 0; b < (1u << kDmaBurstLog2Bits); ++b) {
+    h.in.cfg_burst_log2 = b;
+    h.in.trig_valid = true;
+    h.in.trig_addr = 0x100;
+    const DmaTriggerCoreOutputs o = h.t.eval(h.in);
+    EXPECT_EQ(o.cfg_error, b > p.max_burst_log2) << "BURST.LOG2 = " << b;
+    EXPECT_EQ(o.trig_ready, b <= p.max_burst_log2) << "BURST.LOG2 = " << b;
+  }
 }
 
 }  // namespace

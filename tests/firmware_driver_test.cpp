@@ -315,6 +315,11 @@ TEST_F(Driver, FieldsBeyondTheBuild) {
   expect_refused(T3_E_ARG, "wf_tiles_per_block = 9");  // SLOTS = 8
   ASSERT_EQ(t3_init(&c, &kWin, 0, 4), T3_OK);
   ASSERT_EQ(t3_probe(&c), T3_OK);
+  // 8 WGs x 8 WFs = 64 tiles: blocks of 3 would leave a last block short.
+  ASSERT_EQ(t3_dma_map(&c, &b, t3_chunk{0, 128}, 2, 3, peers[3], T3_UPDATE, 2, 3), T3_OK);
+  expect_refused(T3_E_ARG, "not a whole number of DMA blocks");
+  ASSERT_EQ(t3_init(&c, &kWin, 0, 4), T3_OK);
+  ASSERT_EQ(t3_probe(&c), T3_OK);
   ASSERT_EQ(t3_set_burst(&c, 13), T3_OK);
   expect_refused(T3_E_ARG, "burst_log2 = 13");
 }

@@ -1,4 +1,5 @@
-// Unit tests of the MCA arbiter cycle model (no SystemC, no RTL).
+// Unit tests of the MCA arbiter core cycle model (no SystemC, no RTL), and
+// of the register reset values it starts from in the block.
 #include <gtest/gtest.h>
 
 #include <iterator>
@@ -6,6 +7,8 @@
 #include <string>
 
 #include "mca_arbiter/mca_arbiter.h"
+#include "mca_arbiter/mca_arbiter_core.h"
+#include "mca_arbiter/mca_arbiter_regs.h"
 
 namespace t3 {
 namespace {
@@ -32,31 +35,31 @@ struct Harness {
   }
   // Presents the requests given (nullptr: none) for one cycle; returns the
   // outputs seen in that cycle.
-  McaArbiterOutputs step(const uint64_t* cmp, const uint64_t* com, uint32_t occ = 0) {
+  McaArbiterCoreOutputs step(const uint64_t* cmp, const uint64_t* com, uint32_t occ = 0) {
     in.cmp_valid = cmp != nullptr;
     in.cmp_data = cmp ? *cmp : 0;
     in.com_valid = com != nullptr;
     in.com_data = com ? *com : 0;
     in.occupancy = occ;
-    const McaArbiterOutputs o = a.eval(in);
+    const McaArbiterCoreOutputs o = a.eval(in);
     a.clock(in);
     return o;
   }
   // Both streams valid for one cycle: 'c', 'm' or '-' for who got the grant.
   char both(uint32_t occ = 0) {
     const uint64_t c = 0xC, m = 0xD;
-    const McaArbiterOutputs o = step(&c, &m, occ);
+    const McaArbiterCoreOutputs o = step(&c, &m, occ);
     return o.cmp_ready ? 'c' : o.com_ready ? 'm' : '-';
   }
   char only_com(uint32_t occ) {
     const uint64_t m = 0xD;
-    const McaArbiterOutputs o = step(nullptr, &m, occ);
+    const McaArbiterCoreOutputs o = step(nullptr, &m, occ);
     return o.com_ready ? 'm' : '-';
   }
-  McaArbiterOutputs peek() const { return a.eval(in); }
+  McaArbiterCoreOutputs peek() const { return a.eval(in); }
 
-  McaArbiter a;
-  McaArbiterInputs in;
+  McaArbiterCore a;
+  McaArbiterCoreInputs in;
 };
 
 std::string message(const McaArbiterParams& p) {
@@ -93,7 +96,7 @@ TEST(McaArbiterParams, BadValuesNameTheParameterAndRange) {
   p.learn_w = 25;
   EXPECT_NE(message(p).find("learn_w (LEARN_W) = 25 is out of range; allowed: 0..24"),
             std::string::npos);
-  EXPECT_THROW(McaArbiter{p}, std::invalid_argument);
+  EXPECT_THROW(McaArbiterCore{p}, std::invalid_argument);
   p = McaArbiterParams{};
   p.cnt_w = 33;
   EXPECT_NE(message(p).find("cnt_w (CNT_W) = 33"), std::string::npos);
@@ -181,21 +184,21 @@ TEST(McaArbiter, AShortRunAsDocumented) {
     int cmp, com;  // the request's number (C<n> = 0xC<n>, D<n> = 0xD<n>), -1: none
     uint32_t occ;
     bool drain, out_ready;
-    bool want_cmp_ready, want_com_ready;
+    bool want_cmp_ready, want_com_ready, want_starved;
     int out;  // request in the output register in this cycle (0xC<n> / 0xD<n>), -1: empty
   };
   const Row rows[] = {
-      {0, 0, 4, false, true, true, false, -1},       // 0: compute first
-      {1, 0, 4, false, true, true, false, 0xC0},     // 1: C0 leaves, C1 replaces it
-      {-1, 0, 5, false, true, false, false, 0xC1},   // 2: occupancy 5 = threshold: D0 waits
-      {2, 0, 5, false, true, false, true, -1},       // 3: D0 waited 3 cycles: starvation wins
-      {2, 1, 6, false, false, false, false, 0xD0},   // 4: queue full: the slot holds
-      {2, 1, 6, false, true, true, false, 0xD0},     // 5: D0 leaves, C2 replaces it
-      {-1, 1, 4, false, true, false, true, 0xC2},    // 6: 4 < 5: communication goes
-      {3, 2, 6, true, true, false, true, 0xD1},      // 7: drain: communication first
-      {3, -1, 6, false, true, true, false, 0xD2},    // 8
-      {-1, -1, 6, false, true, false, false, 0xC3},  // 9
-      {-1, -1, 6, false, true, false, false, -1},    // 10
+      {0, 0, 4, false, true, true, false, false, -1},       // 0: compute first
+      {1, 0, 4, false, true, true, false, false, 0xC0},     // 1: C0 leaves, C1 replaces it
+      {-1, 0, 5, false, true, false, false, false, 0xC1},   // 2: occupancy 5 = threshold: D0 waits
+      {2, 0, 5, false, true, false, true, true, -1},        // 3: D0 waited 3 cycles: starvation wins
+      {2, 1, 6, false, false, false, false, false, 0xD0},   // 4: queue full: the slot holds
+      {2, 1, 6, false, true, true, false, false, 0xD0},     // 5: D0 leaves, C2 replaces it
+      {-1, 1, 4, false, true, false, true, false, 0xC2},    // 6: 4 < 5: communication goes
+      {3, 2, 6, true, true, false, true, false, 0xD1},      // 7: drain: communication first
+      {3, -1, 6, false, true, true, false, false, 0xD2},    // 8
+      {-1, -1, 6, false, true, false, false, false, 0xC3},  // 9
+      {-1, -1, 6, false, true, false, false, false, -1},    // 10
   };
   for (int c = 0; c < int(std::size(rows)); ++c) {
     const Row& r = rows[c];
@@ -206,9 +209,10 @@ TEST(McaArbiter, AShortRunAsDocumented) {
     h.in.occupancy = r.occ;
     h.in.drain = r.drain;
     h.in.out_ready = r.out_ready;
-    const McaArbiterOutputs o = h.a.eval(h.in);
+    const McaArbiterCoreOutputs o = h.a.eval(h.in);
     EXPECT_EQ(o.cmp_ready, r.want_cmp_ready) << "cycle " << c;
     EXPECT_EQ(o.com_ready, r.want_com_ready) << "cycle " << c;
+    EXPECT_EQ(o.starved, r.want_starved) << "cycle " << c;
     EXPECT_EQ(o.out_valid, r.out >= 0) << "cycle " << c;
     if (r.out >= 0) {
       EXPECT_EQ(o.out_data, uint64_t(r.out)) << "cycle " << c;
@@ -218,7 +222,7 @@ TEST(McaArbiter, AShortRunAsDocumented) {
     EXPECT_EQ(o.thr, 5u);
     h.a.clock(h.in);
   }
-  const McaArbiterOutputs o = h.peek();
+  const McaArbiterCoreOutputs o = h.peek();
   EXPECT_EQ(o.stat_grants_cmp, 4u);
   EXPECT_EQ(o.stat_grants_com, 3u);
   EXPECT_EQ(o.stat_wait_cmp, 3u);  // C2 in cycles 3 and 4, C3 in cycle 7
@@ -344,7 +348,7 @@ TEST(McaArbiter, RefusedConfigurationRunsRoundRobin) {
 TEST(McaArbiter, TakeAndReplaceAndBackPressure) {
   Harness h(fixed(McaPolicy::compute_first));
   for (uint64_t i = 0; i < 5; ++i) {
-    const McaArbiterOutputs o = h.step(&i, nullptr);
+    const McaArbiterCoreOutputs o = h.step(&i, nullptr);
     EXPECT_TRUE(o.cmp_ready) << "one request per cycle";
     EXPECT_EQ(o.out_valid, i > 0);
     if (i > 0) {
@@ -354,7 +358,7 @@ TEST(McaArbiter, TakeAndReplaceAndBackPressure) {
   h.in.out_ready = false;
   const uint64_t c = 99, m = 77;
   for (int i = 0; i < 4; ++i) {
-    const McaArbiterOutputs o = h.step(&c, &m);
+    const McaArbiterCoreOutputs o = h.step(&c, &m);
     EXPECT_FALSE(o.cmp_ready || o.com_ready);
     EXPECT_TRUE(o.out_valid);
     EXPECT_EQ(o.out_data, 4u) << "held while out_ready is low";
@@ -379,12 +383,12 @@ TEST(McaArbiter, LearningWindowTimingAndAverage) {
   const uint32_t occ[] = {20, 21, 22, 24};  // sum 87, average 21 (floor)
   for (uint32_t o : occ) {
     h.in.learn = o == 22;  // a pulse inside a window is ignored
-    const McaArbiterOutputs out = h.step(nullptr, nullptr, o);
+    const McaArbiterCoreOutputs out = h.step(nullptr, nullptr, o);
     EXPECT_TRUE(out.learn_busy);
     EXPECT_EQ(out.thr_sel, 1u) << "cfg_thr_sel_i until a window completes";
   }
   h.in.learn = false;
-  const McaArbiterOutputs o = h.step(nullptr, nullptr, 0);
+  const McaArbiterCoreOutputs o = h.step(nullptr, nullptr, 0);
   EXPECT_FALSE(o.learn_busy);
   EXPECT_EQ(o.learn_avg, 21u);
   EXPECT_EQ(o.thr_sel, 0u) << "21 >= bound0 20: memory-intensive, the smallest threshold";
@@ -410,7 +414,7 @@ TEST(McaArbiter, AutoLearningPicksEachLevel) {
     h.step(nullptr, nullptr, 0);
     h.in.learn = false;
     EXPECT_TRUE(h.step(nullptr, nullptr, k.occ).learn_busy);
-    const McaArbiterOutputs o = h.peek();
+    const McaArbiterCoreOutputs o = h.peek();
     EXPECT_EQ(o.learn_avg, k.occ);
     EXPECT_EQ(o.thr_sel, k.level);
     EXPECT_EQ(o.thr, k.level == kMcaUnlimited ? 63u : c.level[k.level]);
@@ -496,16 +500,142 @@ TEST(McaArbiter, ResetEmptiesTheSlotAndGrantsNothingWhileHeld) {
   EXPECT_EQ(h.peek().thr_sel, 0u);
   h.in.rst_n = false;
   h.in.out_ready = true;
-  const McaArbiterOutputs during = h.step(&x, &x, 0);
+  const McaArbiterCoreOutputs during = h.step(&x, &x, 0);
   EXPECT_FALSE(during.cmp_ready || during.com_ready) << "no grant while reset is held";
   EXPECT_TRUE(during.out_valid) << "registers change at the edge";
   h.in.rst_n = true;
-  const McaArbiterOutputs o = h.peek();
+  const McaArbiterCoreOutputs o = h.peek();
   EXPECT_FALSE(o.out_valid);
   EXPECT_FALSE(o.learn_busy);
   EXPECT_EQ(o.learn_avg, 0u);
   EXPECT_EQ(o.thr_sel, 2u) << "cfg_thr_sel_i again: nothing learned since reset";
   EXPECT_EQ(o.stat_grants_cmp + o.stat_grants_com + o.stat_wait_cmp + o.stat_wait_com, 0u);
+}
+
+// starved_o: high in exactly the cycles whose grant the starvation rule
+// decided (the cycles stat_starved_o counts, the STARVED interrupt's events):
+// not for an ordinary communication grant, not for a drain grant of a
+// starved stream, not under compute first, not while reset is held.
+TEST(McaArbiter, StarvedOutputMarksEachStarvationGrant) {
+  Harness h(fixed(McaPolicy::mca, 0, 2));
+  const uint64_t c = 0xC, m = 0xD;
+  uint32_t starved_cycles = 0;
+  auto cycle = [&](const uint64_t* cmp, const uint64_t* com, uint32_t occ) {
+    const McaArbiterCoreOutputs o = h.step(cmp, com, occ);
+    starved_cycles += o.starved;
+    return o;
+  };
+  EXPECT_FALSE(cycle(nullptr, &m, 0).starved) << "under the threshold: not starvation";
+  EXPECT_FALSE(cycle(&c, &m, 63).starved);
+  EXPECT_FALSE(cycle(&c, &m, 63).starved);  // waited 2
+  McaArbiterCoreOutputs o = cycle(&c, &m, 63);
+  EXPECT_TRUE(o.com_ready && o.starved) << "the limit decides";
+  EXPECT_FALSE(cycle(&c, &m, 63).starved);
+  EXPECT_FALSE(cycle(&c, &m, 63).starved);  // waited 2 again
+  h.in.drain = true;
+  o = cycle(&c, &m, 63);
+  EXPECT_TRUE(o.com_ready);
+  EXPECT_FALSE(o.starved) << "the drain's grant, though the limit was reached too";
+  h.in.drain = false;
+  // Back-pressure: the limit is reached but the slot is busy; the grant
+  // comes, and is marked, in the cycle the slot frees.
+  cycle(&c, &m, 63);
+  cycle(&c, &m, 63);
+  h.in.out_ready = false;
+  EXPECT_FALSE(cycle(&c, &m, 63).starved) << "no grant into a busy slot";
+  h.in.out_ready = true;
+  EXPECT_TRUE(cycle(&c, &m, 63).starved);
+  EXPECT_EQ(h.peek().stat_starved, starved_cycles);
+  EXPECT_EQ(starved_cycles, 2u);
+  // While reset is held nothing is granted, so nothing is starved.
+  cycle(&c, &m, 63);
+  cycle(&c, &m, 63);
+  h.in.rst_n = false;
+  EXPECT_FALSE(cycle(&c, &m, 63).starved);
+  h.in.rst_n = true;
+  // Compute first has no starvation rule, whatever the limit.
+  Harness cf(fixed(McaPolicy::compute_first, 0, 1));
+  for (int i = 0; i < 5; ++i) {
+    const McaArbiterCoreOutputs co = cf.step(&c, &m, 63);
+    EXPECT_TRUE(co.cmp_ready);
+    EXPECT_FALSE(co.starved);
+  }
+}
+
+// step() is eval() then clock() on one decision: the same outputs and the
+// same next state as the two calls, over a mix of policies and events.
+TEST(McaArbiter, StepIsEvalThenClock) {
+  McaArbiterCore a{McaArbiterParams{}}, b{McaArbiterParams{}};
+  McaArbiterCoreInputs in;
+  in.cfg = fixed(McaPolicy::mca, 1, 3);
+  uint64_t x = 0x9E3779B97F4A7C15ull;
+  for (int i = 0; i < 2000; ++i) {
+    x ^= x << 13;
+    x ^= x >> 7;
+    x ^= x << 17;
+    in.rst_n = i > 0 && (x & 0x3ff) != 1;
+    in.cmp_valid = x & 2;
+    in.com_valid = x & 4;
+    in.out_ready = (x & 0x18) != 0;
+    in.drain = (x & 0x7e0) == 0x20;
+    in.learn = (x & 0x1f800) == 0x800;
+    in.occupancy = uint32_t(x >> 20) & 63;
+    in.cmp_data = x >> 1;
+    in.com_data = x >> 2;
+    if (i % 500 == 250) in.cfg.policy = (in.cfg.policy + 1) % 4;
+    if (i % 500 == 400) in.cfg.thr_auto = !in.cfg.thr_auto;
+    const McaArbiterCoreOutputs want = a.eval(in);
+    a.clock(in);
+    const McaArbiterCoreOutputs got = b.step(in);
+    ASSERT_EQ(got.cmp_ready, want.cmp_ready) << i;
+    ASSERT_EQ(got.com_ready, want.com_ready) << i;
+    ASSERT_EQ(got.starved, want.starved) << i;
+    ASSERT_EQ(got.cfg_error, want.cfg_error) << i;
+    ASSERT_EQ(got.thr_sel, want.thr_sel) << i;
+    ASSERT_EQ(got.out_data, want.out_data) << i;
+    const McaArbiterCoreOutputs na = a.eval(in), nb = b.eval(in);
+    ASSERT_EQ(na.stat_grants_cmp + na.stat_grants_com + na.stat_starved + na.learn_avg,
+              nb.stat_grants_cmp + nb.stat_grants_com + nb.stat_starved + nb.learn_avg) << i;
+    ASSERT_EQ(na.learn_busy, nb.learn_busy) << i;
+  }
+}
+
+// The registers reset to McaArbiterConfig's documented defaults
+// (hw/mca_arbiter/mca_arbiter_regs.yaml), so a block out of reset runs
+// T3-MCA with the learned threshold, no limit until a window completes.
+TEST(McaArbiterBlock, RegisterResetValuesAreTheConfigurationDefaults) {
+  RegFile rf(McaArbiterRegMap::kInfo, McaArbiterRegMap::kCount);
+  const McaArbiterConfig got = mca_arbiter_config(McaArbiterRegs::reg2hw(rf));
+  const McaArbiterConfig want;
+  EXPECT_EQ(got.policy, want.policy);
+  EXPECT_EQ(got.thr_auto, want.thr_auto);
+  EXPECT_EQ(got.thr_sel, want.thr_sel);
+  for (int i = 0; i < 3; ++i) {
+    EXPECT_EQ(got.level[i], want.level[i]) << i;
+    EXPECT_EQ(got.bound[i], want.bound[i]) << i;
+  }
+  EXPECT_EQ(got.learn_log2, want.learn_log2);
+  EXPECT_EQ(got.starve_limit, want.starve_limit);
+  EXPECT_EQ(got.fault(McaArbiterParams{}), McaFault::none);
+
+  // The block out of reset, read through its register port: STATUS shows
+  // no error and no limit in force; a grant goes as T3-MCA gives it.
+  McaArbiter blk{McaArbiterParams{}};
+  McaArbiterInputs in;
+  in.rst_n = false;
+  blk.clock(in);
+  in.rst_n = true;
+  in.apb.psel = in.apb.penable = true;
+  in.apb.paddr = McaArbiterRegMap::kInfo[unsigned(McaArbiterReg::status)].offset;
+  const McaArbiterOutputs o = blk.eval(in);
+  EXPECT_FALSE(o.apb.pslverr);
+  EXPECT_EQ(o.apb.prdata, 3u << 4 | 63u << 16) << "THR_SEL 3, THR all ones at OCC_W 6";
+  EXPECT_EQ(o.thr_sel, kMcaUnlimited);
+  in.apb = ApbRequest{};
+  in.cmp_valid = in.com_valid = true;
+  in.out_ready = true;
+  in.occupancy = 63;
+  EXPECT_TRUE(blk.eval(in).cmp_ready) << "compute first";
 }
 
 }  // namespace

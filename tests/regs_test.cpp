@@ -180,6 +180,23 @@ TEST_F(Regs, W1pBitsPulseForOneCycleAndReadZero) {
   }
 }
 
+// A loosely timed write between edges (RegBlock::tlm_write): its pulse is
+// there for the rest of the cycle and ends at the next edge.
+TEST_F(Regs, W1pBitsOfAWriteBetweenEdgesPulseAtOnce) {
+  for (unsigned r = 0; r < B::Map::kCount; ++r) {
+    const RegInfo& i = this->info(r);
+    const uint32_t w1p = i.mask(RegAccess::w1p);
+    if (!w1p) continue;
+    const uint64_t before = this->rf.changes();
+    ASSERT_EQ(this->rf.write(i.offset, 0xFFFFFFFFu, 0xF, false), RegStatus::ok);
+    this->rf.start_pulses();
+    EXPECT_EQ(this->rf.pulses(r), w1p) << i.name;
+    EXPECT_GT(this->rf.changes(), before) << i.name << ": the cached reg2hw must see it";
+    this->rf.clock();
+    EXPECT_EQ(this->rf.pulses(r), 0u) << i.name;
+  }
+}
+
 TEST_F(Regs, Reg2HwCarriesEveryWritableField) {
   using M = B::Map;
   std::mt19937 rng(11);

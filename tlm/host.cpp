@@ -35,6 +35,7 @@ Host::Host(sc_core::sc_module_name name, RegTrace trace, sc_core::sc_time poll_i
     : sc_module(name), trace_(std::move(trace)), poll_interval_(poll_interval) {}
 
 void Host::run(std::function<int()> fn) {
+  done_ = false;
   sc_core::sc_spawn([this, fn] {
     hosts()[sc_core::sc_get_current_process_b()] = this;
     result_ = fn();

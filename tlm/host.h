@@ -30,7 +30,8 @@ class Host : public sc_core::sc_module {
        sc_core::sc_time poll_interval = sc_core::sc_time(10, sc_core::SC_NS));
 
   void set_trace(std::ostream* out) { out_ = out; }
-  // Spawns the firmware thread; result() is fn's return value once done().
+  // Spawns the firmware thread (again after the last one is done());
+  // result() is fn's return value once done().
   void run(std::function<int()> fn);
   bool done() const { return done_; }
   int result() const { return result_; }

@@ -427,6 +427,14 @@ static int check(t3_ctx* c, const t3_map* const* t, uint32_t n) {
       return fail(c, T3_E_ARG,
                   "stage %u wf_tiles_per_block = %u is out of range; allowed: 1..%u (SLOTS)",
                   m->stage, m->wf_tiles_per_block, hw->slots);
+    /* The table sends whole blocks: a last block short of tiles would wait
+     * for ever. */
+    const uint64_t tiles = wgs_of(b, m) * b->wfs_per_wg;
+    if (m->kind == T3_MAP_DMA && tiles % m->wf_tiles_per_block)
+      return fail(c, T3_E_ARG,
+                  "stage %u: %llu WF tiles are not a whole number of DMA blocks of "
+                  "wf_tiles_per_block = %u; allowed: a divisor of %llu",
+                  m->stage, ull(tiles), m->wf_tiles_per_block, ull(tiles));
     if (m->chunk.cols > dim_max)
       return fail(
           c, T3_E_ARG,
@@ -606,9 +614,16 @@ int t3_commit(t3_ctx* c) {
   int e = check(c, t, n);
   if (e || (e = wait_idle(c))) return e;
   const t3_windows* w = &c->win;
-  /* Tracking off while the table changes: no trigger meets a half-written
-   * table. */
-  if ((e = w32(c, w->tracker + T3_TRACKER_A_CTRL, 0))) return e;
+  /* Interrupts off while the blocks pass through half-written
+   * configurations (an MCA level written before its bounds, say): what they
+   * flag on the way is cleared at the end. Tracking off while the table
+   * changes: no trigger meets a half-written table. */
+  if ((e = w32(c, w->tracker + T3_TRACKER_A_INTR_ENABLE, 0)) ||
+      (e = w32(c, w->dma_trigger + T3_DMA_TRIGGER_A_INTR_ENABLE, 0)) ||
+      (e = w32(c, w->mca_arbiter + T3_MCA_ARBITER_A_INTR_ENABLE, 0)) ||
+      (e = w32(c, w->near_bank_alu + T3_NEAR_BANK_ALU_A_INTR_ENABLE, 0)) ||
+      (e = w32(c, w->tracker + T3_TRACKER_A_CTRL, 0)))
+    return e;
   if (n && (e = program_tracker_region(c, t, n))) return e;
   if ((e = w32(c, w->dma_trigger + T3_DMA_TRIGGER_A_CTRL, T3_DMA_TRIGGER_R_CTRL_ERR_CLEAR_MASK)) ||
       (e = w32(c, w->dma_trigger + T3_DMA_TRIGGER_A_BURST,
@@ -629,6 +644,14 @@ int t3_commit(t3_ctx* c) {
   if ((e = program_mca(c))) return e;
   if ((e = w32(c, w->near_bank_alu + T3_NEAR_BANK_ALU_A_CTRL,
                T3_NEAR_BANK_ALU_R_CTRL_ERR_CLEAR_MASK)))
+    return e;
+  /* What the blocks flagged before (a reset configuration the build cannot
+   * use, the half-written one of a moment ago) is not this configuration's:
+   * clear it; an error that lasts sets its bit again. */
+  if ((e = w32(c, w->tracker + T3_TRACKER_A_INTR_STATE, ~0u)) ||
+      (e = w32(c, w->dma_trigger + T3_DMA_TRIGGER_A_INTR_STATE, ~0u)) ||
+      (e = w32(c, w->mca_arbiter + T3_MCA_ARBITER_A_INTR_STATE, ~0u)) ||
+      (e = w32(c, w->near_bank_alu + T3_NEAR_BANK_ALU_A_INTR_STATE, ~0u)))
     return e;
   if (c->intr & T3_INTR_ERRORS) {
     if ((e = w32(c, w->tracker + T3_TRACKER_A_INTR_ENABLE,

@@ -31,15 +31,18 @@ struct ApbResponse {
 
 }  // namespace t3
 
-// The register port's pins, for a block's pin list (hw/common/pins.h).
-#define T3_APB_PINS(X)                                        \
+// The register port's pins, for a block's pin list (hw/common/pins.h), with
+// an address of aw bits (a block's window: kApbAddrBits; a subsystem's
+// several windows: more).
+#define T3_APB_PINS_W(X, aw)                                  \
   X(in,  psel_i,    1,                    apb.psel)           \
   X(in,  penable_i, 1,                    apb.penable)        \
   X(in,  pwrite_i,  1,                    apb.pwrite)         \
-  X(in,  paddr_i,   ::t3::kApbAddrBits,   apb.paddr)          \
+  X(in,  paddr_i,   aw,                   apb.paddr)          \
   X(in,  pwdata_i,  32,                   apb.pwdata)         \
   X(in,  pstrb_i,   4,                    apb.pstrb)          \
   X(out, prdata_o,  32,                   apb.prdata)         \
   X(out, pready_o,  1,                    apb.pready)         \
   X(out, pslverr_o, 1,                    apb.pslverr)        \
   X(out, intr_o,    1,                    intr)
+#define T3_APB_PINS(X) T3_APB_PINS_W(X, ::t3::kApbAddrBits)

@@ -72,10 +72,12 @@ class RegBlock {
   }
 
   // A register access from a TLM-2.0 target, between clock edges (loosely
-  // timed: it takes effect at once, as if at the last edge); busy and the
-  // RO values as the last eval()'s inputs give them.
+  // timed: it takes effect at once, as if at the last edge, W1P pulses
+  // included: the core takes a command at the next edge); busy and the RO
+  // values as the last eval()'s inputs give them.
   RegStatus tlm_write(uint32_t offset, uint32_t data) {
     const RegStatus st = rf_.write(offset, data, 0xF, Glue::hw2reg(p_, core_.eval(ci_)).busy);
+    rf_.start_pulses();
     refresh();
     return st;
   }

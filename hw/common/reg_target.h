@@ -33,6 +33,9 @@ namespace t3 {
 struct RegAccessFns {
   std::function<RegStatus(uint32_t offset, uint32_t data)> write;
   std::function<RegStatus(uint32_t offset, uint32_t& data)> read;
+  // The bytes the target answers for: one block's window, or several
+  // (a subsystem's model decodes its blocks' windows itself).
+  uint64_t span_bytes = kRegWindowBytes;
 };
 
 class RegTarget : public sc_core::sc_module {
@@ -57,6 +60,9 @@ class RegTarget : public sc_core::sc_module {
     socket.register_b_transport(this, &RegTarget::b_transport);
   }
 
+  // The time each access takes (added to the transaction's delay).
+  void set_access_time(const sc_core::sc_time& t) { access_time_ = t; }
+
   // The status a transaction got, as RegFile says it (for logs and tests).
   RegStatus last_status() const { return last_; }
 
@@ -71,7 +77,8 @@ class RegTarget : public sc_core::sc_module {
     if (!is_word(t)) return tlm::TLM_BURST_ERROR_RESPONSE;
     if (byte_strobe(t) != 0xF) return tlm::TLM_BYTE_ENABLE_ERROR_RESPONSE;
     const uint64_t a = t.get_address();
-    const uint32_t offset = a < kRegWindowBytes ? uint32_t(a) : kRegWindowBytes;  // out: no register
+    // Outside the span: an offset no register has.
+    const uint32_t offset = a < fns_.span_bytes ? uint32_t(a) : uint32_t(fns_.span_bytes);
     uint32_t v = 0;
     if (t.is_write()) {
       std::memcpy(&v, t.get_data_ptr(), 4);

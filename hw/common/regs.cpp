@@ -120,6 +120,16 @@ void RegFile::clock() {
   changes_ += changed;
 }
 
+void RegFile::start_pulses() {
+  bool started = false;
+  for (unsigned r = 0; r < n_; ++r) {
+    started |= (next_pulse_[r] & ~pulse_[r]) != 0;
+    pulse_[r] |= next_pulse_[r];
+    next_pulse_[r] = 0;
+  }
+  changes_ += started;
+}
+
 void RegFile::reset() {
   for (unsigned r = 0; r < n_; ++r) {
     q_[r] = regs_[r].reset() & (mask(r, RegAccess::rw) | mask(r, RegAccess::w1c));

@@ -94,6 +94,10 @@ class RegFile {
     pending_ |= b != 0;
   }
   void clock();  // applies this cycle's set events; ends its pulses
+  // After a write between two edges (a loosely timed TLM access, taken as
+  // made at the last edge): its W1P pulses start now, for the rest of this
+  // cycle, and end at the next clock(), as an APB write's do after its edge.
+  void start_pulses();
   void reset();
 
  private:

@@ -117,6 +117,17 @@ class ScModel : public sc_core::sc_module {
                                 "> of the type asked for");
   }
 
+  // A register access over the socket takes as long as the APB transfer it
+  // stands for, two clock cycles: a write (applied at once, as at the last
+  // edge) has reached the core at the edge in between before an initiator
+  // that waits out its delay makes its next access. Without that, a poll
+  // right after a command could read the state from before it.
+  void end_of_elaboration() override {
+    if (!regs_) return;
+    if (const auto* clk = dynamic_cast<const sc_core::sc_clock*>(clk_i.get_interface()))
+      regs_->set_access_time(2 * clk->period());
+  }
+
   Inputs sample() const {
     Inputs in;
     for (const auto& r : readers_) r(in);
@@ -136,6 +147,13 @@ class ScModel : public sc_core::sc_module {
   struct HasRegs : std::false_type {};
   template <class M>
   struct HasRegs<M, std::void_t<decltype(std::declval<M&>().tlm_write(0u, 0u))>> : std::true_type {};
+  // The bytes its register port decodes: Model::kRegSpanBytes where it
+  // says (a subsystem of several windows), one block's window otherwise.
+  template <class M, class = void>
+  struct RegSpan : std::integral_constant<uint64_t, kRegWindowBytes> {};
+  template <class M>
+  struct RegSpan<M, std::void_t<decltype(M::kRegSpanBytes)>>
+      : std::integral_constant<uint64_t, M::kRegSpanBytes> {};
   std::unique_ptr<RegTarget> make_regs() {
     if constexpr (!HasRegs<Model>::value) {
       throw std::invalid_argument(std::string(Block::kName) + " has no registers");
@@ -146,7 +164,8 @@ class ScModel : public sc_core::sc_module {
                                  state_changed_.notify(sc_core::SC_ZERO_TIME);
                                  return st;
                                },
-                               [this](uint32_t o, uint32_t& d) { return core_.tlm_read(o, d); }});
+                               [this](uint32_t o, uint32_t& d) { return core_.tlm_read(o, d); },
+                               RegSpan<Model>::value});
     }
   }
 

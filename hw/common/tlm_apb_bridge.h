@@ -56,19 +56,11 @@ class TlmApbBridge : public sc_core::sc_module {
       t.set_response_status(tlm::TLM_OK_RESPONSE);
       return;
     }
-    if (!is_word(t)) {
-      t.set_response_status(tlm::TLM_BURST_ERROR_RESPONSE);
-      return;
-    }
-    if (t.get_address() >= window_) {
-      t.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
+    if (const tlm::tlm_response_status st = apb_word_check(t, window_); st != tlm::TLM_OK_RESPONSE) {
+      t.set_response_status(st);
       return;
     }
     const uint32_t strb = byte_strobe(t);
-    if (t.is_read() && strb != 0xF) {
-      t.set_response_status(tlm::TLM_BYTE_ENABLE_ERROR_RESPONSE);
-      return;
-    }
     uint32_t wdata = 0;
     if (t.is_write()) std::memcpy(&wdata, t.get_data_ptr(), 4);
 

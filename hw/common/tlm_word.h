@@ -39,4 +39,16 @@ inline uint32_t byte_strobe(const tlm::tlm_generic_payload& t) {
   return strb;
 }
 
+// What a bus port that moves whole words over an APB window answers
+// without a transfer: TLM_OK_RESPONSE when the access may go on to the bus,
+// else the error (a burst, an address beyond the window, a read with byte
+// enables not all set: APB4 reads have no strobes).
+inline tlm::tlm_response_status apb_word_check(const tlm::tlm_generic_payload& t,
+                                               uint64_t window_bytes) {
+  if (!is_word(t)) return tlm::TLM_BURST_ERROR_RESPONSE;
+  if (t.get_address() >= window_bytes) return tlm::TLM_ADDRESS_ERROR_RESPONSE;
+  if (t.is_read() && byte_strobe(t) != 0xF) return tlm::TLM_BYTE_ENABLE_ERROR_RESPONSE;
+  return tlm::TLM_OK_RESPONSE;
+}
+
 }  // namespace t3

@@ -57,7 +57,7 @@ const RegField k_tbl_dst_hi[] = {
 };
 const RegField k_tbl_ctrl[] = {
     {"valid", 0, 1, RegAccess::rw, 0u},
-    {"op", 1, 1, RegAccess::rw, 0u},
+    {"op", 1, 2, RegAccess::rw, 0u},
     {"elem_log2", 4, 2, RegAccess::rw, 0u},
     {"dst_gpu", 8, 8, RegAccess::rw, 0u},
     {"tiles_per_block", 16, 6, RegAccess::rw, 0u},
@@ -91,7 +91,7 @@ const RegField k_tbl_rd_dst_hi[] = {
 };
 const RegField k_tbl_rd_ctrl[] = {
     {"valid", 0, 1, RegAccess::ro, 0u},
-    {"op", 1, 1, RegAccess::ro, 0u},
+    {"op", 1, 2, RegAccess::ro, 0u},
     {"elem_log2", 4, 2, RegAccess::ro, 0u},
     {"dst_gpu", 8, 8, RegAccess::ro, 0u},
     {"tiles_per_block", 16, 6, RegAccess::ro, 0u},

@@ -73,7 +73,7 @@ struct DmaTriggerReg2Hw {
   uint32_t tbl_dst_lo_addr = 0;  // RW, 32 bits
   uint32_t tbl_dst_hi_addr = 0;  // RW, 32 bits
   uint32_t tbl_ctrl_valid = 0;  // RW, 1 bit
-  uint32_t tbl_ctrl_op = 0;  // RW, 1 bit
+  uint32_t tbl_ctrl_op = 0;  // RW, 2 bits
   uint32_t tbl_ctrl_elem_log2 = 0;  // RW, 2 bits
   uint32_t tbl_ctrl_dst_gpu = 0;  // RW, 8 bits
   uint32_t tbl_ctrl_tiles_per_block = 0;  // RW, 6 bits
@@ -85,7 +85,7 @@ struct DmaTriggerReg2Hw {
 };
 
 // What the hardware gives: RO values, W1C set events (bits to set), and
-// whether the block is busy (a trigger is being turned into descriptors (busy_o)), which locks the busy-locked
+// whether the block is busy (a trigger is being turned into descriptors, or a table write is in progress (busy_o)), which locks the busy-locked
 // registers.
 struct DmaTriggerHw2Reg {
   uint32_t intr_state_tbl_error_set = 0;  // 1 bit
@@ -105,7 +105,7 @@ struct DmaTriggerHw2Reg {
   uint32_t tbl_rd_dst_lo_addr = 0;  // 32 bits
   uint32_t tbl_rd_dst_hi_addr = 0;  // 32 bits
   uint32_t tbl_rd_ctrl_valid = 0;  // 1 bit
-  uint32_t tbl_rd_ctrl_op = 0;  // 1 bit
+  uint32_t tbl_rd_ctrl_op = 0;  // 2 bits
   uint32_t tbl_rd_ctrl_elem_log2 = 0;  // 2 bits
   uint32_t tbl_rd_ctrl_dst_gpu = 0;  // 8 bits
   uint32_t tbl_rd_ctrl_tiles_per_block = 0;  // 6 bits

@@ -2,26 +2,19 @@
 // direction, width at parameters p, and the McaArbiterInputs/McaArbiterOutputs
 // field that carries it. rtl/mca_arbiter.sv declares the same ports; the pin
 // check (ctest mca_arbiter_pins_*) compares this list with the Verilated
-// model and the RTL source.
+// model and the RTL source. The configuration is in registers (the APB
+// port); the learning state, the level in force and the status counters are
+// registers too (STATUS, LEARN_AVG, STAT_*) and also brought out as pins,
+// for observation.
 #pragma once
 
+#include "common/apb.h"
 #include "common/pins.h"
 #include "mca_arbiter/mca_arbiter.h"
 
 #define T3_MCA_ARBITER_PINS(X)                                    \
   X(in,  rst_ni,             1,           rst_n)                  \
-  X(in,  cfg_policy_i,       2,           cfg.policy)             \
-  X(in,  cfg_thr_auto_i,     1,           cfg.thr_auto)           \
-  X(in,  cfg_thr_sel_i,      2,           cfg.thr_sel)            \
-  X(in,  cfg_thr_level0_i,   p.occ_w,     cfg.level[0])           \
-  X(in,  cfg_thr_level1_i,   p.occ_w,     cfg.level[1])           \
-  X(in,  cfg_thr_level2_i,   p.occ_w,     cfg.level[2])           \
-  X(in,  cfg_auto_bound0_i,  p.occ_w,     cfg.bound[0])           \
-  X(in,  cfg_auto_bound1_i,  p.occ_w,     cfg.bound[1])           \
-  X(in,  cfg_auto_bound2_i,  p.occ_w,     cfg.bound[2])           \
-  X(in,  cfg_learn_log2_i,   p.log2_w(),  cfg.learn_log2)         \
-  X(in,  cfg_starve_limit_i, p.cnt_w,     cfg.starve_limit)       \
-  X(out, cfg_error_o,        1,           cfg_error)              \
+  T3_APB_PINS(X)                                                  \
   X(in,  cmp_valid_i,        1,           cmp_valid)              \
   X(out, cmp_ready_o,        1,           cmp_ready)              \
   X(in,  cmp_data_i,         p.data_w,    cmp_data)               \

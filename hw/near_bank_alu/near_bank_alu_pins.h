@@ -3,13 +3,19 @@
 // NearBankAluOutputs field that carries it. rtl/near_bank_alu.sv declares the
 // same ports; ctest near_bank_alu_pins_* compares them. The burst's data
 // pins (BURST_BYTES x 8 bits) are wider than 64 bits: t3::Wide fields.
+// Firmware reaches the block through the register port (APB): the error
+// flag is cleared there (CTRL.ERR_CLEAR); the flag and the counters are
+// registers too (STATUS, STAT_*) and also brought out as pins, for
+// observation.
 #pragma once
 
+#include "common/apb.h"
 #include "common/pins.h"
 #include "near_bank_alu/near_bank_alu.h"
 
 #define T3_NEAR_BANK_ALU_PINS(X)                                        \
   X(in,  rst_ni,               1,              rst_n)                   \
+  T3_APB_PINS(X)                                                        \
   X(in,  cmd_valid_i,          1,              cmd_valid)               \
   X(out, cmd_ready_o,          1,              cmd_ready)               \
   X(in,  cmd_op_i,             2,              cmd_op)                  \
@@ -31,7 +37,6 @@
   X(out, rsp_valid_o,          1,              rsp_valid)               \
   X(out, rsp_data_o,           p.data_w(),     rsp_data)                \
   X(out, err_o,                1,              err)                     \
-  X(in,  err_clear_i,          1,              err_clear)               \
   X(out, stat_reads_o,         p.stat_w,       stat_reads)              \
   X(out, stat_stores_o,        p.stat_w,       stat_stores)             \
   X(out, stat_adds_o,          p.stat_w,       stat_adds)               \

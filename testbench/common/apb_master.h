@@ -5,7 +5,7 @@
 // an ApbRequest and reads an ApbResponse.
 //
 //   master.write(T3_TRACKER_A_CTRL, 1);
-//   each cycle: master.drive(in.apb); <cycle>; master.after(in.apb, out.apb);
+//   each cycle: master.drive(in.apb, in.rst_n); <cycle>; master.after(in.apb, out.apb);
 #pragma once
 
 #include <cstdint>
@@ -47,8 +47,16 @@ class ApbMaster {
     phase_ = Phase::idle;
   }
 
-  // This cycle's pins.
-  void drive(ApbRequest& r) {
+  // This cycle's pins. In a reset cycle the bus idles, as a master under
+  // the same reset would (AMBA APB: PRESETn), and a transfer it caught
+  // half done starts again, setup phase first, once reset is released.
+  void drive(ApbRequest& r, bool rst_n) {
+    if (!rst_n) {
+      if (phase_ != Phase::idle) queue_.push_front(cur_);
+      phase_ = Phase::idle;
+      r = ApbRequest{};
+      return;
+    }
     if (phase_ == Phase::idle && !queue_.empty()) {
       cur_ = queue_.front();
       queue_.pop_front();

@@ -114,7 +114,7 @@ int bench_main(int argc, char** argv, MakeSource make_source) {
           cosim.in() = i;
           cosim.cycle();
         });
-        if (cosim.mismatches()) throw std::runtime_error("model and RTL disagree");
+        if (cosim.failures()) throw std::runtime_error("model and RTL disagree, or the APB protocol broke");
       } else {
         auto f = make_form<Block>(form, p);
         s = replay([&](const Inputs& i, Outputs& o) { f->step(i, o); });

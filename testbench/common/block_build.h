@@ -5,6 +5,7 @@
 // "cosim_config.h", which declares them for its block.
 #pragma once
 
+#include <cstdio>
 #include <memory>
 #include <string>
 #include <vector>
@@ -40,6 +41,17 @@ struct BuildInfo {
 };
 // The build this binary was linked with.
 const BuildInfo& this_build();
+
+// --list-params and --list-pins: prints what they ask for and returns true
+// (the program then stops); false when neither was given.
+inline bool print_build_info(const RunOptions& opt) {
+  const BuildInfo& build = this_build();
+  if (opt.list_params) std::printf("%s\n", build.params.c_str());
+  if (opt.list_pins)
+    for (const PinInfo& p : build.pins)
+      std::printf("%s %s %u\n", p.dir == PinDir::in ? "in" : "out", p.name, p.width);
+  return opt.list_params || opt.list_pins;
+}
 
 // A co-simulation of the built RTL at the built parameters, engine and
 // waveforms as the options say; mismatch waveforms go to

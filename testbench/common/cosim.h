@@ -12,6 +12,9 @@
 // Inputs reach both models as the wires would carry them: every field cut
 // to its pin's width. On a mismatch it prints the cycle, pin and both values
 // and writes a waveform of the cycles around it (inputs and both outputs).
+// A block with a register port (an `apb` field) has its APB pins checked
+// against the protocol in every cycle too (apb_protocol.h); a violation
+// fails the cycle as a mismatch does.
 #pragma once
 
 #include <cstdint>
@@ -19,8 +22,10 @@
 #include <memory>
 #include <sstream>
 #include <string>
+#include <type_traits>
 #include <vector>
 
+#include "apb_protocol.h"
 #include "common/pins.h"
 #include "vcd_writer.h"
 
@@ -70,6 +75,13 @@ void cut_to_pins(const typename Block::Params& p, typename Block::Inputs& in) {
   Block::pins(p, detail::CutToPins<typename Block::Inputs>{in});
 }
 
+namespace detail {
+template <class T, class = void>
+struct HasApb : std::false_type {};
+template <class T>
+struct HasApb<T, std::void_t<decltype(std::declval<T&>().apb)>> : std::true_type {};
+}  // namespace detail
+
 template <class Block>
 class Cosim {
  public:
@@ -100,7 +112,8 @@ class Cosim {
     wired_ = in_;
     cut_to_pins<Block>(p_, wired_);
     engine_->settle(wired_, model_, rtl_);
-    const bool ok = compare();
+    bool ok = compare();
+    if constexpr (detail::HasApb<Inputs>::value) ok &= check_apb();
     record(ok);
     engine_->edge(wired_);
     ++cycle_;
@@ -119,6 +132,12 @@ class Cosim {
   uint64_t cycles() const { return cycle_; }
   uint64_t mismatches() const { return mismatches_; }
   const std::string& first_mismatch() const { return first_report_; }
+  // APB protocol violations on the register port's input pins (0 without one).
+  uint64_t apb_violations() const { return apb_.violations(); }
+  std::string first_apb_violation() const { return apb_.messages().empty() ? "" : apb_.messages()[0]; }
+  // Mismatches and violations: what fails a run.
+  uint64_t failures() const { return mismatches_ + apb_.violations(); }
+  std::string first_failure() const { return mismatches_ ? first_report_ : first_apb_violation(); }
   const std::string& last_waveform() const { return last_waveform_; }
   // Writes a pending mismatch window and ends the whole-run waveform.
   void flush_waveforms() {
@@ -147,6 +166,16 @@ class Cosim {
       c.report(pin, field);
     }
   };
+  bool check_apb() {
+    const unsigned found = apb_.sample(wired_.rst_n, wired_.apb, rtl_.apb.pready, [this] {
+      return "cycle " + std::to_string(cycle_) + " (" + engine_->name() + ") " + Block::kName +
+             " APB protocol";
+    });
+    if (found && apb_.violations() <= apb_.messages().size())
+      std::fprintf(stderr, "%s\n", apb_.messages().back().c_str());
+    return found == 0;
+  }
+
   bool compare() {
     Cmp cmp{*this};
     Block::pins(p_, cmp);
@@ -276,6 +305,7 @@ class Cosim {
   Outputs model_{}, rtl_{};
   uint64_t cycle_ = 0;
   uint64_t mismatches_ = 0;
+  ApbProtocol apb_;
   std::string first_report_, last_waveform_;
   std::vector<Row> ring_;
   size_t ring_next_ = 0, ring_count_ = 0;

@@ -10,7 +10,10 @@
 #pragma once
 
 #include <functional>
+#include <map>
 #include <memory>
+#include <set>
+#include <stdexcept>
 #include <string>
 #include <systemc>
 #include <vector>
@@ -94,30 +97,39 @@ class ScEngine final : public Engine<Block> {
   std::vector<std::function<void(Outputs&, Outputs&)>> read_;
 };
 
-// One form alone in SystemC (the model's module or the Verilated RTL), for
-// the benchmark: what each costs under the kernel.
+// Signals for every pin of one SystemC form of a block (the model's module
+// or the Verilated RTL), bound to its ports: drive() writes the inputs but
+// those named external (which another module drives, a bus bridge say),
+// read() gives the outputs, signal<T>(pin) any one of them to bind elsewhere.
 template <class Block, class Dut>
-class ScSingle {
+class PinSignals {
  public:
   using Params = typename Block::Params;
   using Inputs = typename Block::Inputs;
   using Outputs = typename Block::Outputs;
 
-  template <class... A>
-  explicit ScSingle(const Params& p, A&&... dut_args) : dut_(std::forward<A>(dut_args)...) {
-    dut_.clk_i(stepper_.clk);
+  PinSignals(const Params& p, Dut& dut, const std::string& prefix,
+             std::set<std::string> external = {})
+      : dut_(dut), prefix_(prefix), external_(std::move(external)) {
     Block::pins(p, Bind{*this});
   }
-  void step(const Inputs& in, Outputs& out) {
+  void drive(const Inputs& in) const {
     for (const auto& d : drive_) d(in);
-    stepper_.settle();
+  }
+  void read(Outputs& out) const {
     for (const auto& r : read_) r(out);
-    stepper_.edge();
+  }
+  template <class T>
+  sc_core::sc_signal<T>& signal(const std::string& pin) {
+    const auto it = by_name_.find(pin);
+    auto* s = it == by_name_.end() ? nullptr : dynamic_cast<sc_core::sc_signal<T>*>(it->second);
+    if (!s) throw std::invalid_argument(std::string(Block::kName) + " has no pin " + pin + " of that type");
+    return *s;
   }
 
  private:
   struct Bind {
-    ScSingle& e;
+    PinSignals& e;
     template <class Field, class Port>
     void in(const PinInfo& pin, Field field, Port port) {
       e.template bind_port<true>(pin, field, port);
@@ -146,10 +158,12 @@ class ScSingle {
 
   template <bool kIn, class T, class Field>
   sc_core::sc_signal<T>* add_signal(const PinInfo& pin, Field field) {
-    auto* sig = new sc_core::sc_signal<T>((std::string("sig_") + pin.name).c_str());
+    auto* sig = new sc_core::sc_signal<T>((prefix_ + pin.name).c_str());
     signals_.emplace_back(sig);
+    by_name_[pin.name] = sig;
     const unsigned words = pin_words(pin.width);
     if constexpr (kIn) {
+      if (external_.count(pin.name)) return sig;
       drive_.push_back([sig, field, words](const Inputs& in) {
         uint64_t w[Wide::kWords];
         field_to_words(field(in), w, words);
@@ -165,11 +179,40 @@ class ScSingle {
     return sig;
   }
 
-  CycleStepper stepper_;
-  Dut dut_;
+  Dut& dut_;
+  std::string prefix_;
+  std::set<std::string> external_;
   std::vector<std::shared_ptr<void>> signals_;
+  std::map<std::string, sc_core::sc_object*> by_name_;
   std::vector<std::function<void(const Inputs&)>> drive_;
   std::vector<std::function<void(Outputs&)>> read_;
+};
+
+// One form alone in SystemC (the model's module or the Verilated RTL), for
+// the benchmark: what each costs under the kernel.
+template <class Block, class Dut>
+class ScSingle {
+ public:
+  using Params = typename Block::Params;
+  using Inputs = typename Block::Inputs;
+  using Outputs = typename Block::Outputs;
+
+  template <class... A>
+  explicit ScSingle(const Params& p, A&&... dut_args)
+      : dut_(std::forward<A>(dut_args)...), pins_(p, dut_, "sig_") {
+    dut_.clk_i(stepper_.clk);
+  }
+  void step(const Inputs& in, Outputs& out) {
+    pins_.drive(in);
+    stepper_.settle();
+    pins_.read(out);
+    stepper_.edge();
+  }
+
+ private:
+  CycleStepper stepper_;
+  Dut dut_;
+  PinSignals<Block, Dut> pins_;
 };
 
 }  // namespace t3::tb

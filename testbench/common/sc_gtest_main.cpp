@@ -49,15 +49,7 @@ int sc_main(int argc, char** argv) {
                 t3::tb::run_options_help().c_str());
     return 0;
   }
-  if (test_options().list_params) {
-    std::printf("%s\n", build.params.c_str());
-    return 0;
-  }
-  if (test_options().list_pins) {
-    for (const t3::PinInfo& p : build.pins)
-      std::printf("%s %s %u\n", p.dir == t3::PinDir::in ? "in" : "out", p.name, p.width);
-    return 0;
-  }
+  if (t3::tb::print_build_info(test_options())) return 0;
   const uint64_t seed = t3::tb::resolve_seed(test_options());
   std::printf("%s %s, engine %s, seed %llu (rerun with --seed %llu or T3_SEED=%llu)\n",
               build.block.c_str(), build.config.c_str(),

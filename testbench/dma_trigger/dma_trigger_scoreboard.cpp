@@ -3,6 +3,9 @@
 #include <algorithm>
 #include <sstream>
 
+#include "dma_trigger_driver.h"
+#include "t3/dma_trigger_regs.h"
+
 namespace t3::tb {
 namespace {
 
@@ -19,6 +22,111 @@ unsigned bits_for(uint64_t v) {  // $clog2(v + 1)
 DmaTriggerScoreboard::DmaTriggerScoreboard(const DmaTriggerParams& p)
     : p_(p), addr_mask_(ones(p.addr_w)), table_(p.entries) {
   reset();
+}
+
+void DmaTriggerScoreboard::configure() {
+  enable_ = regs_.field(unsigned(DmaTriggerReg::ctrl), "enable") != 0;
+  burst_log2_ = regs_.field(unsigned(DmaTriggerReg::burst), "log2");
+}
+
+DmaEntry DmaTriggerScoreboard::staged() const {
+  auto f = [this](DmaTriggerReg r, const char* name) { return regs_.field(unsigned(r), name); };
+  DmaEntry e;
+  // The fields wider than this build's core are cut to its widths (the
+  // documented rule; PARAM_WIDTHS tells firmware the widths).
+  e.valid = f(DmaTriggerReg::tbl_ctrl, "valid") != 0;
+  e.op = DmaOp(f(DmaTriggerReg::tbl_ctrl, "op"));
+  e.src_base = wire_addr(uint64_t(f(DmaTriggerReg::tbl_src_hi, "addr")) << 32 |
+                         f(DmaTriggerReg::tbl_src_lo, "addr"));
+  e.dst_base = wire_addr(uint64_t(f(DmaTriggerReg::tbl_dst_hi, "addr")) << 32 |
+                         f(DmaTriggerReg::tbl_dst_lo, "addr"));
+  e.dst_gpu = f(DmaTriggerReg::tbl_ctrl, "dst_gpu") & unsigned(ones(p_.gpu_w));
+  e.tiles_per_block = f(DmaTriggerReg::tbl_ctrl, "tiles_per_block") & unsigned(ones(bits_for(p_.slots)));
+  e.elem_log2 = f(DmaTriggerReg::tbl_ctrl, "elem_log2");
+  e.m = f(DmaTriggerReg::tbl_m, "value") & unsigned(ones(p_.dim_w));
+  e.n = f(DmaTriggerReg::tbl_n, "value") & unsigned(ones(p_.dim_w));
+  e.tile_rows = f(DmaTriggerReg::tbl_tile_rows, "value") & unsigned(ones(p_.dim_w));
+  e.tile_cols = f(DmaTriggerReg::tbl_tile_cols, "value") & unsigned(ones(p_.dim_w));
+  return e;
+}
+
+void DmaTriggerScoreboard::refuse(DmaWriteFault f) {
+  ++n_.refused[unsigned(f)];
+  if (!err_) err_cause_ = unsigned(f);
+  err_ = true;
+}
+
+std::optional<uint32_t> DmaTriggerScoreboard::ro(unsigned r, bool busy,
+                                                 const DmaTriggerOutputs& out, std::ostream& err) {
+  const auto stat = [this](uint64_t count) { return uint32_t(count & ones(p_.stat_w)); };
+  // TBL_RD_* show entry TBL_IDX (the register's 6 bits): above the table, zeros.
+  const unsigned idx = regs_.field(unsigned(DmaTriggerReg::tbl_idx), "idx");
+  const DmaEntry rd = idx < p_.entries ? table_[idx].f : DmaEntry{};
+  const auto lo = [](uint64_t v) { return uint32_t(v); };
+  const auto hi = [](uint64_t v) { return uint32_t(v >> 32); };
+  switch (DmaTriggerReg(r)) {
+    case DmaTriggerReg::status: {
+      DmaStatus st;
+      st.cfg_error = cfg_error();
+      st.busy = busy;
+      st.tbl_ready = !wr_pending_;
+      st.tbl_err = err_;
+      st.cause = err_cause_;
+      st.miss = miss_;
+      return st.word();
+    }
+    case DmaTriggerReg::miss_id:
+      return (miss_wg_ << T3_DMA_TRIGGER_R_MISS_ID_WG_SHIFT & T3_DMA_TRIGGER_R_MISS_ID_WG_MASK) |
+             (miss_wf_ << T3_DMA_TRIGGER_R_MISS_ID_WF_SHIFT & T3_DMA_TRIGGER_R_MISS_ID_WF_MASK);
+    case DmaTriggerReg::miss_addr_lo: return lo(miss_addr_);
+    case DmaTriggerReg::miss_addr_hi: return hi(miss_addr_);
+    case DmaTriggerReg::tbl_rd_src_lo: return lo(rd.src_base);
+    case DmaTriggerReg::tbl_rd_src_hi: return hi(rd.src_base);
+    case DmaTriggerReg::tbl_rd_dst_lo: return lo(rd.dst_base);
+    case DmaTriggerReg::tbl_rd_dst_hi: return hi(rd.dst_base);
+    case DmaTriggerReg::tbl_rd_ctrl: {
+      // The pending tiles: those taken and not yet sent (unsent) minus those
+      // whose last descriptor waits in the queue (at most DESC_DEPTH). Which
+      // of them have left the buffer is the generator's business, not
+      // visible here: the count is held to those bounds, the rest exactly.
+      uint32_t pending = 0;
+      if (idx < p_.entries) {
+        const uint32_t got = (out.apb.prdata & T3_DMA_TRIGGER_R_TBL_RD_CTRL_PENDING_MASK) >>
+                             T3_DMA_TRIGGER_R_TBL_RD_CTRL_PENDING_SHIFT;
+        const uint64_t most = std::min<uint64_t>(unsent(idx), p_.slots);
+        const uint64_t least = unsent(idx) > p_.desc_depth ? unsent(idx) - p_.desc_depth : 0;
+        if (got < least || got > most)
+          err << "TBL_RD_CTRL.PENDING of entry " << idx << " = " << got << ", expected "
+              << least << ".." << most << " (" << unsent(idx) << " tiles unsent); ";
+        n_.pending_reads += unsent(idx) > 0;
+        pending = std::min<uint64_t>(std::max<uint64_t>(got, least), most);
+      }
+      return words_of(rd, pending)[4];
+    }
+    case DmaTriggerReg::tbl_rd_m: return words_of(rd, 0)[5];
+    case DmaTriggerReg::tbl_rd_n: return words_of(rd, 0)[6];
+    case DmaTriggerReg::tbl_rd_tile_rows: return words_of(rd, 0)[7];
+    case DmaTriggerReg::tbl_rd_tile_cols: return words_of(rd, 0)[8];
+    case DmaTriggerReg::stat_triggers: return stat(n_.triggers);
+    case DmaTriggerReg::stat_miss: return stat(n_.misses);
+    case DmaTriggerReg::stat_descs: return stat(n_.descs);
+    case DmaTriggerReg::stat_blocks: return stat(n_.blocks);
+    case DmaTriggerReg::stat_stalls: return stat(n_.stalls);
+    case DmaTriggerReg::param_table:
+      return p_.entries << T3_DMA_TRIGGER_R_PARAM_TABLE_ENTRIES_SHIFT |
+             p_.slots << T3_DMA_TRIGGER_R_PARAM_TABLE_SLOTS_SHIFT |
+             p_.desc_depth << T3_DMA_TRIGGER_R_PARAM_TABLE_DESC_DEPTH_SHIFT |
+             p_.max_burst_log2 << T3_DMA_TRIGGER_R_PARAM_TABLE_MAX_BURST_LOG2_SHIFT;
+    case DmaTriggerReg::param_widths:
+      return p_.addr_w << T3_DMA_TRIGGER_R_PARAM_WIDTHS_ADDR_W_SHIFT |
+             p_.gpu_w << T3_DMA_TRIGGER_R_PARAM_WIDTHS_GPU_W_SHIFT |
+             p_.dim_w << T3_DMA_TRIGGER_R_PARAM_WIDTHS_DIM_W_SHIFT |
+             p_.stat_w << T3_DMA_TRIGGER_R_PARAM_WIDTHS_STAT_W_SHIFT;
+    case DmaTriggerReg::param_ids:
+      return p_.wg_id_w << T3_DMA_TRIGGER_R_PARAM_IDS_WG_ID_W_SHIFT |
+             p_.wf_id_w << T3_DMA_TRIGGER_R_PARAM_IDS_WF_ID_W_SHIFT;
+    default: return 0;  // no RO field
+  }
 }
 
 uint64_t DmaTriggerScoreboard::descs_left(unsigned e) const {
@@ -38,6 +146,8 @@ void DmaTriggerScoreboard::set_map(unsigned entry, const TileMap& map, uint32_t 
 }
 
 void DmaTriggerScoreboard::reset() {
+  regs_.reset();
+  configure();
   for (Region& r : table_) {
     r = Region{};
     r.f = DmaEntry{};
@@ -56,6 +166,7 @@ void DmaTriggerScoreboard::reset() {
 
 DmaWriteFault DmaTriggerScoreboard::write_fault(unsigned e, const DmaEntry& f) const {
   if (e >= p_.entries) return DmaWriteFault::index;
+  if (f.valid && uint8_t(f.op) == 3) return DmaWriteFault::op;  // STORE, UPDATE or NONE only
   if (f.valid) {
     // T3 §4.2.2: a block is at least one WF tile and fits the entry's buffer;
     // the tile lies inside the M x N array; the array inside the address space.
@@ -110,8 +221,7 @@ std::vector<DmaTriggerScoreboard::Interval> DmaTriggerScoreboard::tile_bytes(
   return segs;
 }
 
-void DmaTriggerScoreboard::check_desc(const DmaTriggerInputs& in, const DmaTriggerOutputs& out,
-                                      std::ostream& err) {
+void DmaTriggerScoreboard::check_desc(const DmaTriggerOutputs& out, std::ostream& err) {
   ++n_.descs;
   const uint64_t src = out.desc_src, bytes = out.desc_bytes;
   if (!sending_) {
@@ -162,7 +272,9 @@ void DmaTriggerScoreboard::check_desc(const DmaTriggerInputs& in, const DmaTrigg
   if (out.desc_dst != want_dst)
     err << "desc_dst 0x" << std::hex << out.desc_dst << " for src 0x" << src << ", expected 0x"
         << want_dst << std::dec << "; ";
-  const uint64_t burst = uint64_t{1} << in.cfg_burst_log2;
+  // BURST is locked while descriptors are in flight: the size in force now
+  // is the one they were cut by.
+  const uint64_t burst = uint64_t{1} << burst_log2_;
   if (bytes == 0 || (src & (burst - 1)) + bytes > burst)
     err << "descriptor 0x" << std::hex << src << std::dec << " + " << bytes
         << " bytes crosses a " << burst << "-byte boundary (or is empty); ";
@@ -206,10 +318,22 @@ void DmaTriggerScoreboard::check_desc(const DmaTriggerInputs& in, const DmaTrigg
 std::optional<std::string> DmaTriggerScoreboard::observe(const DmaTriggerInputs& in,
                                                          const DmaTriggerOutputs& out) {
   std::ostringstream& err = complaints_.fresh();
+  // The registers as the core reads them in this cycle: the configuration,
+  // and the pulses of TBL_CMD.WRITE and CTRL.ERR_CLEAR written in the last.
+  const bool cfg_error = this->cfg_error();
+  const bool tbl_we = regs_.pulses(unsigned(DmaTriggerReg::tbl_cmd)) & T3_DMA_TRIGGER_R_TBL_CMD_WRITE_MASK;
+  const bool err_clear = regs_.pulses(unsigned(DmaTriggerReg::ctrl)) & T3_DMA_TRIGGER_R_CTRL_ERR_CLEAR_MASK;
+  const bool busy = wr_pending_ || out.desc_valid || accepted_ != sent_;
+
+  // ---- registers: this cycle's access, on the state before the edge
+  // (BURST locked while busy); the interrupt line.
+  regs_.observe(in.apb, out.apb, busy, [&](unsigned r) { return ro(r, busy, out, err); }, err);
+  if (out.intr != regs_.intr())
+    err << "intr_o = " << out.intr << ", expected " << regs_.intr() << " (INTR_STATE 0x" << std::hex
+        << regs_.value(unsigned(DmaTriggerReg::intr_state)) << ", INTR_ENABLE 0x"
+        << regs_.value(unsigned(DmaTriggerReg::intr_enable)) << std::dec << "); ";
+
   // ---- registered outputs: everything up to the last edge
-  const bool cfg_error = in.cfg_burst_log2 > p_.max_burst_log2;
-  if (out.cfg_error != cfg_error) err << "cfg_error_o = " << out.cfg_error << "; ";
-  if (out.tbl_ready != !wr_pending_) err << "tbl_ready_o = " << out.tbl_ready << "; ";
   if (out.tbl_err != err_ || out.tbl_err_cause != err_cause_)
     err << "tbl_err_o/cause = " << out.tbl_err << "/" << out.tbl_err_cause << ", expected "
         << err_ << "/" << err_cause_ << "; ";
@@ -226,39 +350,36 @@ std::optional<std::string> DmaTriggerScoreboard::observe(const DmaTriggerInputs&
   counter("stat_descs_o", out.stat_descs, n_.descs);
   counter("stat_blocks_o", out.stat_blocks, n_.blocks);
   counter("stat_stalls_o", out.stat_stalls, n_.stalls);
-  const bool busy = wr_pending_ || out.desc_valid || accepted_ != sent_;
   if (out.busy != busy) err << "busy_o = " << out.busy << ", expected " << busy << "; ";
-  const unsigned rd = in.tbl_rd_idx & unsigned(ones(p_.idx_w()));
-  const DmaEntry want = rd < p_.entries ? table_[rd].f : DmaEntry{};
-  const DmaEntry& got = out.tbl_rd;
-  if (got.valid != want.valid || got.src_base != want.src_base || got.dst_base != want.dst_base ||
-      got.dst_gpu != want.dst_gpu || got.op != want.op || got.tiles_per_block != want.tiles_per_block ||
-      got.m != want.m || got.n != want.n || got.elem_log2 != want.elem_log2 ||
-      got.tile_rows != want.tile_rows || got.tile_cols != want.tile_cols)
-    err << "read back of entry " << rd << " differs from what was written; ";
-  if (rd < p_.entries && (out.tbl_rd_pending > unsent(rd) || out.tbl_rd_pending > p_.slots))
-    err << "tbl_rd_pending_o = " << out.tbl_rd_pending << " but only " << unsent(rd)
-        << " tiles of entry " << rd << " are unsent; ";
 
   // ---- the trigger port
-  const bool active = in.cfg_enable && !cfg_error;
+  const bool active = enable_ && !cfg_error;
   const uint64_t taddr = wire_addr(in.trig_addr);
   const std::optional<unsigned> cover = covering(taddr);
   if (out.trig_ready && (!active || wr_pending_))
     err << "trig_ready_o while " << (wr_pending_ ? "a table write is in progress" : "inactive") << "; ";
   if (in.trig_valid && !out.trig_ready && active && !wr_pending_) {
     if (!cover) err << "a trigger no entry covers was refused (it must be taken and flagged); ";
+    else if (table_[*cover].f.op == DmaOp::none)
+      err << "trigger for entry " << *cover << " (NONE: counted, never buffered) refused; ";
     else if (unsent(*cover) < p_.slots)
       err << "trigger for entry " << *cover << " refused with only " << unsent(*cover)
           << " of " << p_.slots << " tiles unsent; ";
   }
 
-  // ---- the edge
-  if (in.err_clear) {
+  // ---- the edge: the interrupts' events of this cycle (levels: the
+  // captured errors as they are in it), then the core's state.
+  regs_.set_event(unsigned(DmaTriggerReg::intr_state),
+                  (err_ ? T3_DMA_TRIGGER_R_INTR_STATE_TBL_ERROR_MASK : 0) |
+                      (miss_ ? T3_DMA_TRIGGER_R_INTR_STATE_MISS_MASK : 0));
+  if (err_clear) {
     err_ = miss_ = false;
     err_cause_ = miss_wg_ = miss_wf_ = 0;
     miss_addr_ = 0;
   }
+  // A command while a write is in progress is refused (port_busy), after
+  // the verdict on that write, which was commanded first.
+  const bool port_busy = tbl_we && wr_pending_;
   if (wr_pending_ && --wr_left_ == 0) {
     // Committed on the state before this edge (T3 §4.4: the entry's fields
     // must not change under tiles it holds).
@@ -275,33 +396,31 @@ std::optional<std::string> DmaTriggerScoreboard::observe(const DmaTriggerInputs&
           << "busy (the stimulus must write idle entries, or busy ones with the queue stalled); ";
     ++n_.writes;
     if (f != DmaWriteFault::none) {
-      ++n_.refused[unsigned(f)];
-      if (!err_) err_cause_ = unsigned(f);
-      err_ = true;
+      refuse(f);
     } else {
       Region& r = table_[wr_idx_];
       r.f = wr_;
       r.has_map = false;  // set_map() again for the new region
     }
     wr_pending_ = false;
-  } else if (!wr_pending_ && in.tbl_we) {
+  } else if (!wr_pending_ && tbl_we) {
+    // The entry the staging registers hold, at TBL_IDX: all of its 6 bits
+    // (an index above the table is refused, not wrapped).
     wr_pending_ = true;
     wr_left_ = p_.write_cycles();
-    wr_idx_ = in.tbl_idx & unsigned(ones(p_.idx_w()));
-    wr_ = in.tbl;
-    wr_.src_base = wire_addr(wr_.src_base);
-    wr_.dst_base = wire_addr(wr_.dst_base);
-    wr_.dst_gpu &= unsigned(ones(p_.gpu_w));
-    wr_.tiles_per_block &= unsigned(ones(bits_for(p_.slots)));
-    for (uint32_t* d : {&wr_.m, &wr_.n, &wr_.tile_rows, &wr_.tile_cols})
-      *d &= unsigned(ones(p_.dim_w));
-    wr_.elem_log2 &= 3;
+    wr_idx_ = regs_.field(unsigned(DmaTriggerReg::tbl_idx), "idx");
+    wr_ = staged();
   }
-  if (out.desc_valid && in.desc_ready) check_desc(in, out, err);
+  if (port_busy) refuse(DmaWriteFault::port_busy);
+  if (out.desc_valid && in.desc_ready) check_desc(out, err);
   if (in.trig_valid && out.trig_ready) {
     const uint32_t wg = in.trig_wg_id & unsigned(ones(p_.wg_id_w));
     const uint32_t wf = in.trig_wf_id & unsigned(ones(p_.wf_id_w));
-    if (cover) {
+    if (cover && table_[*cover].f.op == DmaOp::none) {
+      // The tile is complete and stays here: counted, not sent.
+      ++n_.triggers;
+      ++n_.none_triggers;
+    } else if (cover) {
       Region& r = table_[*cover];
       std::string why;
       Tile t{wg, wf, taddr, tile_bytes(r, wg, wf, taddr, why), {}, 0};
@@ -330,6 +449,10 @@ std::optional<std::string> DmaTriggerScoreboard::observe(const DmaTriggerInputs&
     }
   }
   if (in.trig_valid && !out.trig_ready) ++n_.stalls;
+  // The registers' edge; a write to CTRL or BURST is in force from the next cycle.
+  regs_.edge();
+  const int w = regs_.written();
+  if (w == int(DmaTriggerReg::ctrl) || w == int(DmaTriggerReg::burst)) configure();
   if (err.tellp() == 0) return std::nullopt;
   return err.str();
 }

@@ -2,10 +2,17 @@
 // model and the RTL: it knows dma_map regions, WF tiles, DMA blocks and bytes
 // (T3 §4.2.2, §4.4), not buffers, pointers or the generator's state.
 //
-// From the pins it sees each cycle it keeps its own copy of the table (every
-// write's verdict by its own reading of the rules), which triggers are taken
-// and by which region, and the blocks they form (tiles_per_block tiles of a
-// region, in the order they were taken). Each descriptor the DMA engine takes
+// It keeps its own picture of the registers (reg_shadow.h) and learns the
+// configuration and the table writes from the register port as firmware
+// makes them: in the cycle TBL_CMD.WRITE pulses, the staged fields are the
+// entry written at TBL_IDX. From that it keeps its own copy of the table
+// (every write's verdict and its commit time by its own reading of the
+// rules, a command while a write is in progress refused), which triggers
+// are taken and by which region, and the blocks they form (tiles_per_block
+// tiles of a region, in the order they were taken). It predicts every
+// register access's answer (STATUS, the miss capture, the read-back of each
+// entry with its pending tiles, the counters, PARAM_*; refused accesses,
+// BURST locked while busy) and the interrupt line in every cycle. Each descriptor the DMA engine takes
 // must belong to the block being sent, carry its tile's wg/wf, destination
 // GPU and operation, map src to dst as the region says, stay inside one
 // column segment and one aligned burst, and cover bytes of its tile not
@@ -26,20 +33,31 @@
 #include <vector>
 
 #include "common/tile_map.h"
-#include "dma_trigger/dma_trigger.h"
 #include "complaints.h"
+#include "dma_trigger/dma_trigger.h"
+#include "reg_shadow.h"
 
 namespace t3::tb {
 
+using DmaTriggerShadow = RegShadow<DmaTriggerRegMap>;
+
 class DmaTriggerScoreboard {
  public:
+  // A table after reset: registers at their reset values, every entry off.
   explicit DmaTriggerScoreboard(const DmaTriggerParams& p);
+
+  const DmaTriggerShadow& regs() const { return regs_; }
+  // The configuration in force in this cycle, as the registers hold it.
+  bool enabled() const { return enable_; }
+  uint32_t burst_log2() const { return burst_log2_; }
+  bool cfg_error() const { return burst_log2_ > p_.max_burst_log2; }
 
   // The driver's tiling of region `entry`: the trigger {wg, wf} of a tile
   // has wg = wg_first + (the WG's index in the map).
   void set_map(unsigned entry, const TileMap& map, uint32_t wg_first);
 
-  // Every cycle, inputs and outputs as the pins carried them.
+  // Every cycle, inputs and outputs as the pins carried them (the register
+  // port's access phase included).
   std::optional<std::string> observe(const DmaTriggerInputs& in, const DmaTriggerOutputs& out);
   // Reset of the DUT: everything in flight and the table are gone.
   void reset();
@@ -47,7 +65,8 @@ class DmaTriggerScoreboard {
   std::optional<std::string> check_drained() const;
 
   // Whether the table would take a write of these fields at `entry` when it
-  // is idle (the scoreboard's own reading of the rules).
+  // is idle (the scoreboard's own reading of the rules; fields as the core
+  // takes them).
   DmaWriteFault write_fault(unsigned entry, const DmaEntry& f) const;
   // The region (if any) whose tile starting at addr it would take.
   std::optional<unsigned> covering(uint64_t addr) const;
@@ -62,7 +81,10 @@ class DmaTriggerScoreboard {
 
   struct Counts {
     uint64_t triggers = 0, misses = 0, descs = 0, blocks = 0, stalls = 0;
-    uint64_t writes = 0, refused[8] = {}, split_bursts = 0, multi_tile_blocks = 0;
+    uint64_t none_triggers = 0;  // taken by a NONE entry: counted, not sent
+    // writes: verdicts on writes taken; refused[cause], port_busy and op included.
+    uint64_t writes = 0, refused[10] = {}, split_bursts = 0, multi_tile_blocks = 0;
+    uint64_t pending_reads = 0;  // reads of TBL_RD_CTRL of an entry holding tiles
   };
   const Counts& counts() const { return n_; }
   // The longest wait of a whole block seen over the run (resets included),
@@ -100,11 +122,24 @@ class DmaTriggerScoreboard {
 
   std::vector<Interval> tile_bytes(const Region& r, uint32_t wg, uint32_t wf, uint64_t addr,
                                    std::string& err) const;
-  void check_desc(const DmaTriggerInputs& in, const DmaTriggerOutputs& out, std::ostream& err);
+  void check_desc(const DmaTriggerOutputs& out, std::ostream& err);
   uint64_t wire_addr(uint64_t a) const { return a & addr_mask_; }
+  // The configuration the registers hold (after a write to them).
+  void configure();
+  // The staged entry, as the core's write port takes it.
+  DmaEntry staged() const;
+  // The RO bits of register r in this cycle; out: this cycle's outputs (a
+  // TBL_RD_CTRL read's pending tiles are checked against bounds here and
+  // taken as read).
+  std::optional<uint32_t> ro(unsigned r, bool busy, const DmaTriggerOutputs& out,
+                             std::ostream& err);
+  void refuse(DmaWriteFault f);
 
   DmaTriggerParams p_;
   uint64_t addr_mask_;
+  DmaTriggerShadow regs_;
+  bool enable_ = false;
+  uint32_t burst_log2_ = 0;
   std::vector<Region> table_;
   // A write in flight: its fields and the cycles until it commits.
   bool wr_pending_ = false;

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "t3/dma_trigger_regs.h"
+
 namespace t3::tb {
 namespace {
 
@@ -10,8 +12,8 @@ uint64_t ones(unsigned w) { return w >= 64 ? ~uint64_t{0} : (uint64_t{1} << w) -
 }  // namespace
 
 DmaTriggerStimulus::DmaTriggerStimulus(const DmaTriggerParams& p, DmaTriggerScoreboard& sb,
-                                       uint64_t seed, DmaTraffic t)
-    : p_(p), sb_(sb), rng_(seed), t_(t) {}
+                                       ApbMaster& apb, uint64_t seed, DmaTraffic t)
+    : p_(p), sb_(sb), apb_(apb), rng_(seed), t_(t), staged_(staging_writes(DmaEntry{})) {}
 
 void DmaTriggerStimulus::new_phase() {
   regions_.clear();
@@ -19,9 +21,7 @@ void DmaTriggerStimulus::new_phase() {
   phase_triggers_ = 0;
   const uint64_t dim_max = ones(p_.dim_w);
   burst_log2_ = uint32_t(rnd(0, p_.max_burst_log2));
-  // Now and then the phase opens with a burst size the table refuses
-  // (cfg_error_o): nothing may move until it is right again.
-  bad_burst_left_ = p_.max_burst_log2 + 1 <= ones(p_.burst_w()) && chance(0.2) ? unsigned(rnd(1, 10)) : 0;
+  config_due_ = true;
 
   // The output array and its tiling (T3 Fig. 9(a)); the WG tile's columns
   // split among wfs_per_wg WFs.
@@ -79,7 +79,8 @@ void DmaTriggerStimulus::new_phase() {
     r.f.src_base = r.map.addr(0, r.map.first_col);
     r.f.dst_base = rnd(0, ones(p_.addr_w));
     r.f.dst_gpu = uint32_t(rnd(0, ones(p_.gpu_w)));
-    r.f.op = chance(0.5) ? DmaOp::update : DmaOp::store;
+    // NONE now and then: a chunk tracked to completion, sent nowhere.
+    r.f.op = chance(0.15) ? DmaOp::none : chance(0.5) ? DmaOp::update : DmaOp::store;
     r.f.tiles_per_block = uint32_t(rnd(1, p_.slots));
     r.f.m = map.m;
     r.f.n = chunk_cols[i];
@@ -92,8 +93,10 @@ void DmaTriggerStimulus::new_phase() {
   // trigger: every other entry off first (no region of an earlier phase may
   // overlap these), then the regions. An entry still sending the last
   // phase's blocks is waited for.
-  for (unsigned i = n_regions; i < p_.entries; ++i) writes_.push_back({idx[i], DmaEntry{}, -1, false});
-  for (unsigned i = 0; i < n_regions; ++i) writes_.push_back({regions_[i].entry, regions_[i].f, int(i), false});
+  for (unsigned i = n_regions; i < p_.entries; ++i)
+    writes_.push_back({idx[i], DmaEntry{}, -1, false, false});
+  for (unsigned i = 0; i < n_regions; ++i)
+    writes_.push_back({regions_[i].entry, regions_[i].f, int(i), false, false});
   programming_ = true;
 }
 
@@ -107,7 +110,7 @@ int DmaTriggerStimulus::unfinished_region() const {
 
 bool DmaTriggerStimulus::idle(const DmaTriggerOutputs& out) const {
   return stopping_ && unfinished_region() < 0 && !have_trig_ && !trig_taken_ && writes_.empty() &&
-         !wr_issued_ && !out.busy;
+         !wr_issued_ && !config_due_ && apb_.idle() && !out.busy;
 }
 
 DmaTriggerStimulus::Trig DmaTriggerStimulus::tile_trigger(int region) {
@@ -150,8 +153,9 @@ DmaEntry DmaTriggerStimulus::bad_fields(unsigned& idx) {
   f.tile_cols = std::max<uint32_t>(std::min(f.tile_cols, f.n), 1);
   f.tiles_per_block = 1;
   const uint64_t dim_max = ones(p_.dim_w);
-  switch (rnd(0, 6)) {
+  switch (rnd(0, 7)) {
     case 0: f.tiles_per_block = 0; break;
+    case 6: f.op = DmaOp(3); break;  // no operation 3
     case 1:  // one more than SLOTS, where the field has room for it
       f.tiles_per_block = p_.slots + 1 <= ones(p_.count_w()) ? p_.slots + 1 : 0;
       break;
@@ -168,8 +172,8 @@ DmaEntry DmaTriggerStimulus::bad_fields(unsigned& idx) {
       f.src_base = ones(p_.addr_w) - f.region_bytes() + 2;
       if (f.region_bytes() < 2) f.tiles_per_block = 0;
       break;
-    default:  // an index beyond the table, where the index field has room for one
-      if (p_.entries < (1u << p_.idx_w())) idx = p_.entries;
+    default:  // an index at or above ENTRIES, where TBL_IDX has room for one
+      if (p_.entries < (1u << kDmaIdxBits)) idx = unsigned(rnd(p_.entries, (1u << kDmaIdxBits) - 1));
       else f.tiles_per_block = 0;
       break;
   }
@@ -177,57 +181,93 @@ DmaEntry DmaTriggerStimulus::bad_fields(unsigned& idx) {
   return f;
 }
 
-void DmaTriggerStimulus::drive(DmaTriggerInputs& in) {
-  in.cfg_burst_log2 = burst_log2_;
-  if (bad_burst_left_ > 0) {
-    --bad_burst_left_;
-    in.cfg_burst_log2 = p_.max_burst_log2 + 1;
-  }
-  in.cfg_enable = disable_left_ == 0;
-  if (disable_left_ > 0) --disable_left_;
-  else if (chance(t_.p_disable)) disable_left_ = unsigned(rnd(1, 20));
+void DmaTriggerStimulus::queue_write(const Write& w) {
+  // The staging registers that differ from what they hold, TBL_IDX, then
+  // the command (twice: the second while the first runs).
+  const std::array<RegWrite, 9> words = staging_writes(w.f);
+  for (size_t k = 0; k < words.size(); ++k)
+    if (words[k].data != staged_[k].data) apb_.write(words[k].addr, words[k].data);
+  staged_ = words;
+  apb_.write(T3_DMA_TRIGGER_A_TBL_IDX, w.idx);
+  command_write(apb_);
+  if (w.twice) command_write(apb_);
+  wr_issued_ = true;
+  verdicts_before_ = sb_.counts().writes;
+  hold_queue_ = w.busy;
+}
 
-  // The table-write port: one write at a time, held until taken.
+void DmaTriggerStimulus::queue_registers() {
+  if (config_due_) {
+    // The phase's burst size, now and then after one the table refuses
+    // (STATUS.CFG_ERROR, read meanwhile): nothing may move until it is
+    // right. The table is idle here, so BURST is not locked.
+    if (chance(t_.p_bad_burst)) {
+      apb_.write(T3_DMA_TRIGGER_A_BURST,
+                 uint32_t(rnd(p_.max_burst_log2 + 1, T3_DMA_TRIGGER_R_BURST_LOG2_MASK)));
+      for (uint64_t k = rnd(1, 4); k > 0; --k) apb_.read(T3_DMA_TRIGGER_A_STATUS);
+    }
+    program_config(apb_, true, burst_log2_);
+    config_due_ = false;
+    return;
+  }
+  if (wr_issued_) {
+    // The driver polls STATUS.TBL_READY (the scoreboard checks each answer).
+    if (chance(t_.p_poll)) apb_.read(T3_DMA_TRIGGER_A_STATUS);
+    return;
+  }
   if (programming_ && writes_.empty()) programming_ = false;
-  if (!programming_ && !wr_issued_ && writes_.empty() && !stopping_ && !regions_.empty()) {
+  if (!programming_ && writes_.empty() && !stopping_ && !regions_.empty()) {
     if (chance(t_.p_bad_write)) {
       unsigned idx = unsigned(rnd(0, p_.entries - 1));
       const DmaEntry f = bad_fields(idx);
       // Keep clear of the entries in use: their verdict would be entry_busy too.
       bool used = false;
       for (const Region& r : regions_) used |= r.entry == idx;
-      if (!used) writes_.push_back({idx, f, -1, false});
+      if (!used) writes_.push_back({idx, f, -1, false, false});
     } else if (chance(t_.p_busy_write)) {
       // A live entry with more descriptors to come than the queue holds:
-      // certainly busy while the queue is held.
-      // (One descriptor may still leave in the cycle the write is taken.)
+      // certainly busy, the queue being held from now until the verdict.
       for (const Region& r : regions_)
         if (r.live && sb_.descs_left(r.entry) > p_.desc_depth + 1) {
-          writes_.push_back({r.entry, r.f, -1, true});
+          writes_.push_back({r.entry, r.f, -1, true, false});
           break;
         }
+    } else if (chance(t_.p_port_busy)) {
+      // An entry this phase does not use, switched off, commanded twice.
+      const unsigned idx = unsigned(rnd(0, p_.entries - 1));
+      bool used = false;
+      for (const Region& r : regions_) used |= r.entry == idx;
+      if (!used && sb_.unsent(idx) == 0) writes_.push_back({idx, DmaEntry{}, -1, false, true});
     }
   }
-  in.tbl_we = false;
-  if (!wr_issued_ && !writes_.empty()) {
+  if (!writes_.empty()) {
     const Write& w = writes_.front();
     // A region's own write waits until its entry is idle (it may still be
     // sending the last phase's blocks).
-    const bool ready = w.busy || w.idx >= p_.entries || sb_.unsent(w.idx) == 0;
-    if (ready) {
-      in.tbl_we = true;
-      in.tbl_idx = w.idx;
-      in.tbl = w.f;
-    }
+    if (w.busy || w.idx >= p_.entries || sb_.unsent(w.idx) == 0) queue_write(w);
+    return;
   }
-  const bool hold_queue = (wr_issued_ || in.tbl_we) && writes_.front().busy;
+  if (chance(t_.p_err_clear)) {
+    clear_errors(apb_, true);
+  } else if (chance(t_.p_disable)) {
+    // CTRL.ENABLE low for a few cycles: STATUS read meanwhile.
+    apb_.write(T3_DMA_TRIGGER_A_CTRL, 0);
+    for (uint64_t k = rnd(1, 10); k > 0; --k) apb_.read(T3_DMA_TRIGGER_A_STATUS);
+    apb_.write(T3_DMA_TRIGGER_A_CTRL, T3_DMA_TRIGGER_R_CTRL_ENABLE_MASK);
+  } else if (chance(t_.p_readback)) {
+    // The driver reads an entry back (any index TBL_IDX holds, the ones
+    // above the table too).
+    apb_.write(T3_DMA_TRIGGER_A_TBL_IDX, uint32_t(rnd(0, T3_DMA_TRIGGER_R_TBL_IDX_IDX_MASK)));
+    for (unsigned k = 0; k < kTblRdRegs; ++k) apb_.read(tbl_rd_addr(k));
+  }
+}
 
-  in.tbl_rd_idx = uint32_t(rnd(0, ones(p_.idx_w())));
-  in.err_clear = chance(t_.p_err_clear);
+void DmaTriggerStimulus::drive(DmaTriggerInputs& in) {
+  if (apb_.idle()) queue_registers();
 
   if (stall_left_ > 0) --stall_left_;
   else if (chance(t_.p_desc_stall)) stall_left_ = unsigned(rnd(1, t_.desc_stall_len));
-  in.desc_ready = !hold_queue && stall_left_ == 0 && chance(stopping_ ? 0.95 : t_.p_desc_ready);
+  in.desc_ready = !hold_queue_ && stall_left_ == 0 && chance(stopping_ ? 0.95 : t_.p_desc_ready);
 
   // Triggers, held until taken (the Tracker's output register does).
   if (!have_trig_) {
@@ -256,14 +296,12 @@ void DmaTriggerStimulus::drive(DmaTriggerInputs& in) {
 }
 
 void DmaTriggerStimulus::after(const DmaTriggerInputs& in, const DmaTriggerOutputs& out) {
-  if (in.tbl_we && out.tbl_ready) {
-    wr_issued_ = true;
-    wr_wait_ = p_.write_cycles();
-  } else if (wr_issued_ && --wr_wait_ == 0) {
-    // Committed at this edge; the scoreboard has seen it.
+  if (wr_issued_ && sb_.counts().writes > verdicts_before_) {
+    // Committed or refused at this edge; the scoreboard has seen it.
     const Write w = writes_.front();
     writes_.erase(writes_.begin());
     wr_issued_ = false;
+    hold_queue_ = false;
     if (w.region >= 0) {
       Region& r = regions_[w.region];
       const DmaEntry& now = sb_.entry(r.entry);

@@ -1,7 +1,9 @@
 // Simulation speed of the MCA arbiter in each form (testbench/common/bench.h)
 // on its constrained-random traffic (mca_arbiter_stimulus.h): phases of random
-// configurations, bursty communication, a DRAM queue model behind the output,
-// learn pulses, drains, refused configurations and resets.
+// configurations, each programmed through the register port first (after a
+// reset before the traffic resumes, without one while it runs), bursty
+// communication, a DRAM queue model behind the output, learn pulses, drains,
+// refused configurations and resets.
 #include "bench.h"
 #include "cosim_config.h"
 #include "mca_arbiter_stimulus.h"

@@ -2,8 +2,10 @@
 // traffic. Every output of the C++ model is compared with the Verilated RTL
 // in every cycle (reset cycles included; the binary fails at the end if any
 // cycle mismatched), and the transaction-level scoreboard checks the outputs
-// against T3 §4.5's rules. Run on either engine: --engine systemc (default)
-// or --engine direct.
+// (the register port's answers and the interrupt line included) against
+// T3 §4.5's rules and the register map. The arbiter is programmed through its
+// registers, as the driver writes them. Run on either engine: --engine
+// systemc (default) or --engine direct.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -17,6 +19,8 @@
 #include "cosim_config.h"
 #include "mca_arbiter_scoreboard.h"
 #include "mca_arbiter_stimulus.h"
+#include "reg_traffic.h"
+#include "t3/mca_arbiter_regs.h"
 #include "test_cosim.h"
 
 namespace t3::tb {
@@ -57,14 +61,22 @@ McaArbiterConfig config(McaPolicy policy, unsigned sel = kMcaUnlimited, uint32_t
   return c;
 }
 
+// A bench whose registers are left at their reset values.
+struct AtReset {};
+
 // Drives the co-simulation with a scoreboard attached; every cycle checks
-// model == RTL and the RTL's outputs against the scoreboard.
+// model == RTL and the RTL's outputs (the register port's answers included)
+// against the scoreboard. The configuration goes in through the registers,
+// as the driver writes it.
 class Bench {
  public:
-  explicit Bench(const McaArbiterConfig& cfg) : c_(the_cosim()) {
-    // Whatever the last test left: reset unobserved, then a fresh scoreboard.
+  // Reset (unobserved: whatever the last test left), a fresh scoreboard,
+  // then cfg programmed through the registers.
+  explicit Bench(const McaArbiterConfig& cfg) : Bench(AtReset{}) {
+    EXPECT_TRUE(reprogram(cfg)) << "a configuration write was refused";
+  }
+  explicit Bench(AtReset) : c_(the_cosim()) {
     c_.in() = McaArbiterInputs{};
-    c_.in().cfg = cfg;
     EXPECT_TRUE(c_.reset(2)) << c_.first_mismatch();
     sb_ = std::make_unique<McaScoreboard>(c_.params());
     c_.in().out_ready = true;
@@ -74,13 +86,28 @@ class Bench {
   McaArbiterInputs& in() { return c_.in(); }
   McaScoreboard& sb() { return *sb_; }
   const McaArbiterOutputs& out() const { return c_.out(); }
+  ApbMaster& apb() { return apb_; }
+  // The register port is driven elsewhere (the random stimulus), or by this
+  // bench's own master again.
+  void apb_elsewhere(bool elsewhere) {
+    own_apb_ = !elsewhere;
+    if (own_apb_) c_.in().apb = ApbRequest{};
+  }
 
-  // One cycle with in() as it is.
+  // One cycle with in() as it is (the register port's next phase, when the
+  // bench drives it).
   const McaArbiterOutputs& cycle() {
+    if (own_apb_) apb_.drive(c_.in().apb, c_.in().rst_n);
     const McaArbiterInputs in = c_.in();
     EXPECT_TRUE(c_.cycle()) << c_.first_mismatch();
     if (auto err = sb_->observe(in, c_.out()))
       ADD_FAILURE() << "cycle " << c_.cycles() - 1 << ": " << *err;
+    if (own_apb_) {
+      if (auto d = apb_.after(in.apb, c_.out().apb)) {
+        last_ = *d;
+        refused_ += d->err;
+      }
+    }
     return c_.out();
   }
 
@@ -105,9 +132,35 @@ class Bench {
     for (unsigned i = 0; i < n; ++i) step(false, false);
   }
 
-  // Reset observed by the scoreboard, and a new configuration from then on.
-  void restart(const McaArbiterConfig& cfg, unsigned cycles = 2) {
-    c_.in().cfg = cfg;
+  // One register access through the port, nothing presented meanwhile.
+  ApbDone access(const ApbTransfer& t) {
+    apb_.push(t);
+    while (!apb_.idle()) step(false, false);
+    return last_;
+  }
+  uint32_t read(uint32_t addr) {
+    const ApbDone d = access({false, addr, 0, 0});
+    EXPECT_FALSE(d.err) << "read of 0x" << std::hex << addr << " refused";
+    return d.rdata;
+  }
+  // Whether the write was taken (pslverr_o low).
+  bool write(uint32_t addr, uint32_t data) { return !access({true, addr, data, 0xF}).err; }
+
+  // cfg programmed without a reset, nothing presented meanwhile; whether
+  // every write was taken (the bounds and the window are refused while a
+  // learning window runs).
+  bool reprogram(const McaArbiterConfig& cfg) {
+    const uint64_t before = refused_;
+    program(apb_, cfg);
+    while (!apb_.idle()) step(false, false);
+    return refused_ == before;
+  }
+
+  // Reset observed by the scoreboard (the registers back at their reset
+  // values; in() as it is otherwise).
+  void restart(unsigned cycles = 2) {
+    apb_.clear();
+    c_.in().apb = ApbRequest{};
     c_.in().rst_n = false;
     for (unsigned i = 0; i < cycles; ++i) cycle();
     c_.in().rst_n = true;
@@ -123,6 +176,10 @@ class Bench {
  private:
   Cosim<McaArbiterBlock>& c_;
   std::unique_ptr<McaScoreboard> sb_;
+  ApbMaster apb_;
+  ApbDone last_;
+  uint64_t refused_ = 0;
+  bool own_apb_ = true;
   uint64_t cmp_next_ = 0x0123456789abcdefull, com_next_ = 0xfedcba9876543210ull;
 };
 
@@ -227,7 +284,7 @@ TEST(McaArbiterCosim, AutoLearningPicksEachLevel) {
   const auto bd = bounds();
   const uint32_t avgs[] = {occ_max(), bd[0], bd[0] - 1, bd[1], bd[1] - 1, bd[2], bd[2] - 1};
   const unsigned want[] = {0, 0, 1, 1, 2, 2, kMcaUnlimited};
-  EXPECT_EQ(b.out().thr_sel, 1u) << "cfg_thr_sel_i until a window completes";
+  EXPECT_EQ(b.out().thr_sel, 1u) << "CTRL.THR_SEL until a window completes";
   for (size_t k = 0; k < std::size(avgs); ++k) {
     SCOPED_TRACE(k);
     b.in().learn = true;
@@ -264,13 +321,18 @@ TEST(McaArbiterCosim, LearnPulsesIgnoredWhileAWindowRunsOrTheConfigurationIsRefu
   b.step(false, false, 0);
   EXPECT_FALSE(b.out().learn_busy) << "pulses inside the window start nothing";
   EXPECT_GT(b.sb().coverage().ignored_pulses, 0u);
+  // Policy 3 written at run time: refused from the write's edge on.
   McaArbiterConfig bad = c;
   bad.policy = 3;
-  b.in().cfg = bad;
+  EXPECT_TRUE(b.write(T3_MCA_ARBITER_A_CTRL, ctrl_word(bad)));
+  EXPECT_TRUE(b.sb().refused());
   b.in().learn = true;
   b.step(false, false, 2);
   b.step(false, false, 2);
   EXPECT_FALSE(b.out().learn_busy) << "a refused configuration starts no window";
+  EXPECT_EQ(b.read(T3_MCA_ARBITER_A_STATUS) & (T3_MCA_ARBITER_R_STATUS_CFG_ERROR_MASK |
+                                              T3_MCA_ARBITER_R_STATUS_LEARN_BUSY_MASK),
+            T3_MCA_ARBITER_R_STATUS_CFG_ERROR_MASK);
   b.expect_drained();
 }
 
@@ -319,7 +381,7 @@ TEST(McaArbiterCosim, DrainPutsCommunicationFirstUnderEveryPolicy) {
   }
 }
 
-// Each cause of cfg_error_o alone, next to a valid configuration that
+// Each cause of STATUS.CFG_ERROR alone, next to a valid configuration that
 // differs in that one field; a refused configuration runs round robin.
 TEST(McaArbiterCosim, EveryConfigurationFaultAndItsNeighbour) {
   const McaArbiterParams& p = params();
@@ -363,7 +425,9 @@ TEST(McaArbiterCosim, EveryConfigurationFaultAndItsNeighbour) {
   for (const Case& k : cases) {
     SCOPED_TRACE(k.what);
     Bench b(k.cfg);
-    EXPECT_EQ(b.out().cfg_error, k.error);
+    EXPECT_EQ(b.sb().refused(), k.error);
+    EXPECT_EQ((b.read(T3_MCA_ARBITER_A_STATUS) & T3_MCA_ARBITER_R_STATUS_CFG_ERROR_MASK) != 0,
+              k.error);
     EXPECT_EQ(k.cfg.check(p).has_value(), k.error) << k.cfg.check(p).value_or("");
     std::string got;
     for (int i = 0; i < 4; ++i) got += b.both(occ_max());
@@ -372,6 +436,12 @@ TEST(McaArbiterCosim, EveryConfigurationFaultAndItsNeighbour) {
       EXPECT_EQ(b.out().thr_sel, kMcaUnlimited);
       EXPECT_EQ(b.out().thr, occ_max());
     }
+    // The interrupt: what the programming left cleared, then pending again
+    // (a level) only while the fault lasts; on the line once enabled.
+    EXPECT_TRUE(b.write(T3_MCA_ARBITER_A_INTR_STATE, T3_MCA_ARBITER_R_INTR_STATE_CFG_ERROR_MASK));
+    EXPECT_TRUE(b.write(T3_MCA_ARBITER_A_INTR_ENABLE, T3_MCA_ARBITER_R_INTR_ENABLE_CFG_ERROR_MASK));
+    b.idle(1);
+    EXPECT_EQ(b.out().intr, k.error);
     b.expect_drained();
   }
 }
@@ -394,18 +464,22 @@ TEST(McaArbiterCosim, ResetWithARequestInTheOutputRegister) {
     EXPECT_EQ(b.out().learn_avg, occ_max());
     b.in().out_ready = ready_in_reset;
     b.in().cmp_valid = b.in().com_valid = true;
-    b.restart(c, 1);
+    b.restart(1);
     EXPECT_FALSE(b.out().cmp_ready || b.out().com_ready);
     EXPECT_TRUE(b.out().out_valid) << "the register shows its request until the edge";
     b.in().out_ready = true;
     b.idle(1);
     EXPECT_FALSE(b.out().out_valid);
     EXPECT_EQ(b.out().learn_avg, 0u);
-    EXPECT_EQ(b.out().thr_sel, 0u);
+    EXPECT_EQ(b.out().thr_sel, kMcaUnlimited) << "CTRL at its reset value: THR_SEL 3, nothing learned";
     EXPECT_EQ(b.out().stat_grants_cmp + b.out().stat_grants_com + b.out().stat_wait_cmp +
                   b.out().stat_wait_com + b.out().stat_starved, 0u);
     EXPECT_EQ(b.sb().lost(), ready_in_reset ? 0u : 1u);
     EXPECT_EQ(b.sb().coverage().left[kCmp], ready_in_reset ? 1u : 0u);
+    // Programmed again after the reset, as the driver does.
+    EXPECT_TRUE(b.reprogram(c));
+    b.idle(1);
+    EXPECT_EQ(b.out().thr_sel, 0u) << "CTRL.THR_SEL: nothing learned since the reset";
     EXPECT_EQ(b.both(), 'c') << "compute's turn and no wait carried over";
     b.expect_drained();
   }
@@ -414,7 +488,7 @@ TEST(McaArbiterCosim, ResetWithARequestInTheOutputRegister) {
 // The cycle table of docs/blocks/mca_arbiter.md (McaArbiter.AShortRunAsDocumented)
 // on both models: MCA, threshold 5, starvation limit 3.
 TEST(McaArbiterCosim, TheDocumentedRun) {
-  if (occ_max() < 6) GTEST_SKIP() << "needs occupancy 6 on the pins";
+  ASSERT_GE(occ_max(), 6u) << "the run needs occupancy 6 on the pins";
   McaArbiterConfig c = config(McaPolicy::mca, 0, 3);
   c.level[0] = 5;
   Bench b(c);
@@ -441,18 +515,354 @@ TEST(McaArbiterCosim, TheDocumentedRun) {
   b.expect_drained();
 }
 
+// The auto bounds and the window are locked while a learning window runs:
+// writes to them are refused (pslverr_o) and change nothing, the other
+// registers are taken; once the window has ended the same writes are taken,
+// and the new bounds map the learned average at once.
+TEST(McaArbiterCosim, BoundsAndWindowLockedWhileLearning) {
+  const McaArbiterParams& p = params();
+  McaArbiterConfig c = config(McaPolicy::mca, 1);
+  c.thr_auto = true;
+  c.learn_log2 = std::min<uint32_t>(p.learn_w, 4);
+  Bench b(c);
+  const auto l = levels(), bd = bounds();
+  b.in().learn = true;
+  b.step(false, false, occ_max());
+  // Seven accesses, their access phases in the window's cycles 2..14: the
+  // occupancy is 0 meanwhile, so the window learns an average of 0.
+  ASSERT_GE(uint64_t{1} << c.learn_log2, 14u);
+  EXPECT_FALSE(b.write(T3_MCA_ARBITER_A_AUTO_BOUND0, 2)) << "locked while learning";
+  EXPECT_FALSE(b.write(T3_MCA_ARBITER_A_AUTO_BOUND1, 1));
+  EXPECT_FALSE(b.write(T3_MCA_ARBITER_A_AUTO_BOUND2, 0));
+  EXPECT_FALSE(b.write(T3_MCA_ARBITER_A_LEARN, 0));
+  EXPECT_EQ(b.read(T3_MCA_ARBITER_A_STATUS) & T3_MCA_ARBITER_R_STATUS_LEARN_BUSY_MASK,
+            T3_MCA_ARBITER_R_STATUS_LEARN_BUSY_MASK);
+  EXPECT_TRUE(b.write(T3_MCA_ARBITER_A_THR_LEVEL2, l[2])) << "the levels are not locked";
+  EXPECT_TRUE(b.write(T3_MCA_ARBITER_A_STARVE_LIMIT, 0)) << "nor the starvation limit";
+  EXPECT_TRUE(b.out().learn_busy);
+  EXPECT_EQ(b.read(T3_MCA_ARBITER_A_AUTO_BOUND0), bd[0]) << "a refused write changes nothing";
+  EXPECT_EQ(b.read(T3_MCA_ARBITER_A_AUTO_BOUND2), bd[2]);
+  EXPECT_EQ(b.read(T3_MCA_ARBITER_A_LEARN), c.learn_log2);
+  unsigned left = 0;
+  while (b.out().learn_busy && left++ < 100) b.idle(1);
+  ASSERT_FALSE(b.out().learn_busy);
+  EXPECT_EQ(b.out().learn_avg, 0u);
+  EXPECT_EQ(b.out().thr_sel, kMcaUnlimited) << "average 0 is below every bound";
+  // Taken now; lowered from the last bound up, so that no write leaves them
+  // crossed on the way.
+  EXPECT_TRUE(b.write(T3_MCA_ARBITER_A_AUTO_BOUND2, 0));
+  EXPECT_TRUE(b.write(T3_MCA_ARBITER_A_AUTO_BOUND1, 1));
+  EXPECT_TRUE(b.write(T3_MCA_ARBITER_A_AUTO_BOUND0, 2));
+  EXPECT_TRUE(b.write(T3_MCA_ARBITER_A_LEARN, 0));
+  EXPECT_EQ(b.read(T3_MCA_ARBITER_A_AUTO_BOUND2), 0u);
+  EXPECT_EQ(b.read(T3_MCA_ARBITER_A_LEARN), 0u);
+  EXPECT_EQ(b.out().thr_sel, 2u) << "average 0 >= the new bound 0: level 2";
+  EXPECT_EQ(b.out().thr, l[2]);
+  // The new window: one cycle.
+  b.in().learn = true;
+  b.step(false, false, occ_max());
+  b.step(false, false, occ_max());
+  EXPECT_TRUE(b.out().learn_busy);
+  b.idle(1);
+  EXPECT_FALSE(b.out().learn_busy);
+  EXPECT_EQ(b.out().learn_avg, occ_max());
+  EXPECT_EQ(b.out().thr_sel, 0u);
+  b.expect_drained();
+}
+
+// Firmware changes policy and threshold between traffic phases without a
+// reset: each phase runs its own rule from the edge of the write on; what
+// was learned and counted carries over.
+TEST(McaArbiterCosim, PolicyAndThresholdChangedBetweenPhasesWithoutReset) {
+  const auto l = levels();
+  Bench b(config(McaPolicy::mca, 0));
+  std::string all;
+  // MCA, fixed level 0; a window measures the producer meanwhile (fixed
+  // mode does not use it).
+  b.in().learn = true;
+  for (int i = 0; i < 5; ++i) all += b.step(true, false, occ_max());
+  EXPECT_EQ(b.out().learn_avg, 0u);
+  EXPECT_TRUE(b.out().learn_busy) << "the window's last cycle";
+  std::string got;
+  got += b.step(false, true, l[0]);
+  got += b.step(false, true, l[0] - 1);
+  EXPECT_EQ(got, "-m");
+  EXPECT_EQ(b.out().learn_avg, occ_max());
+  EXPECT_EQ(b.out().thr_sel, 0u);
+  all += got;
+  // Round robin: compute's turn (communication went last), no threshold.
+  EXPECT_TRUE(b.reprogram(config(McaPolicy::round_robin, 0)));
+  got.clear();
+  for (int i = 0; i < 4; ++i) got += b.both(occ_max());
+  EXPECT_EQ(got, "cmcm");
+  all += got;
+  // Compute first.
+  EXPECT_TRUE(b.reprogram(config(McaPolicy::compute_first, 0)));
+  got.clear();
+  for (int i = 0; i < 4; ++i) got += b.both(occ_max());
+  got += b.step(false, true, occ_max());
+  EXPECT_EQ(got, "ccccm");
+  all += got;
+  // MCA at level 2, then THR_LEVEL2 raised by one write while communication
+  // waits at the old threshold: held back up to the edge that ends the
+  // write's access phase, let in from the next cycle.
+  EXPECT_TRUE(b.reprogram(config(McaPolicy::mca, 2)));
+  got.clear();
+  got += b.step(false, true, l[2]);
+  got += b.step(false, true, l[2] - 1);
+  EXPECT_EQ(got, "-m");
+  all += got;
+  ASSERT_LT(l[2], occ_max());
+  b.apb().write(T3_MCA_ARBITER_A_THR_LEVEL2, l[2] + 1);
+  got.clear();
+  for (int i = 0; i < 3; ++i) got += b.step(false, true, l[2]);
+  EXPECT_EQ(got, "--m") << "setup, access, then the new threshold";
+  EXPECT_EQ(b.out().thr, l[2] + 1);
+  all += got;
+  // Auto mode: the average learned in the first phase picks level 0 at once.
+  McaArbiterConfig a = config(McaPolicy::mca, 2);
+  a.thr_auto = true;
+  EXPECT_TRUE(b.reprogram(a));
+  b.idle(1);
+  EXPECT_EQ(b.out().thr_sel, 0u);
+  EXPECT_EQ(b.out().thr, l[0]);
+  got = b.step(false, true, l[0]);
+  EXPECT_EQ(got, "-");
+  all += got;
+  // Nothing was reset: the counters ran on through every phase.
+  b.idle(1);
+  EXPECT_EQ(b.out().stat_grants_cmp,
+            uint64_t(std::count(all.begin(), all.end(), 'c')) & bits(params().stat_w));
+  EXPECT_EQ(b.out().stat_grants_com,
+            uint64_t(std::count(all.begin(), all.end(), 'm')) & bits(params().stat_w));
+  b.expect_drained();
+}
+
+// What the driver finds after reset (the documented defaults of
+// McaArbiterConfig), what it writes reads back (reserved bits 0), the
+// PARAM_* registers describe the build; read-only, unmapped, unaligned and
+// partial accesses are refused and change nothing.
+TEST(McaArbiterCosim, RegistersReadBackAndParametersMatchTheBuild) {
+  const McaArbiterParams& p = params();
+  Bench b{AtReset{}};
+  struct Rw {
+    uint32_t addr, reset, mask;
+  };
+  const Rw rw[] = {
+      {T3_MCA_ARBITER_A_INTR_ENABLE, T3_MCA_ARBITER_R_INTR_ENABLE_RESET,
+       T3_MCA_ARBITER_R_INTR_ENABLE_CFG_ERROR_MASK | T3_MCA_ARBITER_R_INTR_ENABLE_STARVED_MASK},
+      {T3_MCA_ARBITER_A_CTRL, T3_MCA_ARBITER_R_CTRL_RESET,
+       T3_MCA_ARBITER_R_CTRL_POLICY_MASK | T3_MCA_ARBITER_R_CTRL_THR_AUTO_MASK |
+           T3_MCA_ARBITER_R_CTRL_THR_SEL_MASK},
+      {T3_MCA_ARBITER_A_THR_LEVEL0, T3_MCA_ARBITER_R_THR_LEVEL0_RESET, T3_MCA_ARBITER_R_THR_LEVEL0_OCC_MASK},
+      {T3_MCA_ARBITER_A_THR_LEVEL1, T3_MCA_ARBITER_R_THR_LEVEL1_RESET, T3_MCA_ARBITER_R_THR_LEVEL1_OCC_MASK},
+      {T3_MCA_ARBITER_A_THR_LEVEL2, T3_MCA_ARBITER_R_THR_LEVEL2_RESET, T3_MCA_ARBITER_R_THR_LEVEL2_OCC_MASK},
+      {T3_MCA_ARBITER_A_AUTO_BOUND0, T3_MCA_ARBITER_R_AUTO_BOUND0_RESET, T3_MCA_ARBITER_R_AUTO_BOUND0_OCC_MASK},
+      {T3_MCA_ARBITER_A_AUTO_BOUND1, T3_MCA_ARBITER_R_AUTO_BOUND1_RESET, T3_MCA_ARBITER_R_AUTO_BOUND1_OCC_MASK},
+      {T3_MCA_ARBITER_A_AUTO_BOUND2, T3_MCA_ARBITER_R_AUTO_BOUND2_RESET, T3_MCA_ARBITER_R_AUTO_BOUND2_OCC_MASK},
+      {T3_MCA_ARBITER_A_LEARN, T3_MCA_ARBITER_R_LEARN_RESET, T3_MCA_ARBITER_R_LEARN_LOG2_MASK},
+      {T3_MCA_ARBITER_A_STARVE_LIMIT, T3_MCA_ARBITER_R_STARVE_LIMIT_RESET,
+       T3_MCA_ARBITER_R_STARVE_LIMIT_CYCLES_MASK},
+  };
+  for (const Rw& r : rw) EXPECT_EQ(b.read(r.addr), r.reset) << std::hex << r.addr;
+  // The scoreboard's own reading of the reset values: McaArbiterConfig's
+  // defaults, T3-MCA with the learned threshold.
+  const McaArbiterConfig& c = b.sb().config();
+  const McaArbiterConfig d;
+  EXPECT_EQ(c.policy, d.policy);
+  EXPECT_EQ(c.thr_auto, d.thr_auto);
+  EXPECT_EQ(c.thr_sel, d.thr_sel);
+  for (int i = 0; i < 3; ++i) {
+    EXPECT_EQ(c.level[i], d.level[i]);
+    EXPECT_EQ(c.bound[i], d.bound[i]);
+  }
+  EXPECT_EQ(c.learn_log2, d.learn_log2);
+  EXPECT_EQ(c.starve_limit, d.starve_limit);
+  EXPECT_EQ(b.read(T3_MCA_ARBITER_A_INTR_STATE) & T3_MCA_ARBITER_R_INTR_STATE_STARVED_MASK, 0u);
+  EXPECT_EQ(b.read(T3_MCA_ARBITER_A_INTR_TEST), 0u) << "W1P reads 0";
+
+  // The build.
+  const uint32_t w = b.read(T3_MCA_ARBITER_A_PARAM_WIDTHS);
+  auto field = [](uint32_t v, uint32_t mask, uint32_t shift) { return (v & mask) >> shift; };
+  EXPECT_EQ(field(w, T3_MCA_ARBITER_R_PARAM_WIDTHS_DATA_W_MASK, T3_MCA_ARBITER_R_PARAM_WIDTHS_DATA_W_SHIFT), p.data_w);
+  EXPECT_EQ(field(w, T3_MCA_ARBITER_R_PARAM_WIDTHS_OCC_W_MASK, T3_MCA_ARBITER_R_PARAM_WIDTHS_OCC_W_SHIFT), p.occ_w);
+  EXPECT_EQ(field(w, T3_MCA_ARBITER_R_PARAM_WIDTHS_CNT_W_MASK, T3_MCA_ARBITER_R_PARAM_WIDTHS_CNT_W_SHIFT), p.cnt_w);
+  EXPECT_EQ(field(w, T3_MCA_ARBITER_R_PARAM_WIDTHS_LEARN_W_MASK, T3_MCA_ARBITER_R_PARAM_WIDTHS_LEARN_W_SHIFT), p.learn_w);
+  EXPECT_EQ(b.read(T3_MCA_ARBITER_A_PARAM_STAT), p.stat_w);
+
+  // Every RW register: all ones read back as its fields (reserved bits 0),
+  // then a value of its own read back whole (also above the build's widths).
+  for (const Rw& r : rw) {
+    SCOPED_TRACE(r.addr);
+    EXPECT_TRUE(b.write(r.addr, ~0u));
+    EXPECT_EQ(b.read(r.addr), r.mask);
+  }
+  uint32_t k = 0;
+  for (const Rw& r : rw) {
+    const uint32_t v = (0x9E3779B9u * ++k) & r.mask;
+    EXPECT_TRUE(b.write(r.addr, v));
+    EXPECT_EQ(b.read(r.addr), v) << std::hex << r.addr;
+  }
+
+  // Refused accesses change nothing.
+  const uint32_t limit = b.read(T3_MCA_ARBITER_A_STARVE_LIMIT);
+  EXPECT_FALSE(b.write(T3_MCA_ARBITER_A_STATUS, 1)) << "read-only";
+  EXPECT_FALSE(b.write(T3_MCA_ARBITER_A_PARAM_WIDTHS, 0)) << "read-only";
+  EXPECT_FALSE(b.write(T3_MCA_ARBITER_A_STAT_STARVED, 0)) << "read-only";
+  EXPECT_TRUE(b.access({false, T3_MCA_ARBITER_A_PARAM_STAT + 4, 0, 0}).err) << "no register";
+  EXPECT_TRUE(b.access({true, 0xFFC, 1, 0xF}).err) << "no register";
+  EXPECT_TRUE(b.access({true, T3_MCA_ARBITER_A_STARVE_LIMIT, 7, 0x3}).err) << "partial write";
+  EXPECT_TRUE(b.access({false, T3_MCA_ARBITER_A_STARVE_LIMIT + 2, 0, 0}).err) << "unaligned";
+  EXPECT_EQ(b.read(T3_MCA_ARBITER_A_STARVE_LIMIT), limit);
+  EXPECT_EQ(b.sb().regs().counts().read_only_errors, 3u);
+  EXPECT_EQ(b.sb().regs().counts().address_errors, 3u);
+  EXPECT_EQ(b.sb().regs().counts().strobe_errors, 1u);
+}
+
+// Interrupts: INTR_TEST sets a pending bit two edges after its write; the
+// line follows INTR_ENABLE; a W1C write clears. STARVED is set by a grant
+// the starvation limit decides, not by an ordinary communication grant nor
+// by a drain's; CFG_ERROR is a level, set again after a clear while the
+// fault lasts.
+TEST(McaArbiterCosim, InterruptsSetClearAndTest) {
+  const uint32_t both_bits =
+      T3_MCA_ARBITER_R_INTR_STATE_CFG_ERROR_MASK | T3_MCA_ARBITER_R_INTR_STATE_STARVED_MASK;
+  const McaArbiterConfig good = config(McaPolicy::mca, 0, 3);
+  Bench b(good);
+  // Whatever the programming left pending (at the small build the reset
+  // values are refused: their fields cut to 3 bits cross), cleared.
+  EXPECT_TRUE(b.write(T3_MCA_ARBITER_A_INTR_STATE, both_bits));
+  EXPECT_EQ(b.read(T3_MCA_ARBITER_A_INTR_STATE), 0u);
+
+  EXPECT_TRUE(b.write(T3_MCA_ARBITER_A_INTR_TEST, T3_MCA_ARBITER_R_INTR_TEST_STARVED_MASK));
+  b.idle(1);
+  EXPECT_EQ(b.read(T3_MCA_ARBITER_A_INTR_STATE), T3_MCA_ARBITER_R_INTR_STATE_STARVED_MASK);
+  EXPECT_FALSE(b.out().intr) << "not enabled";
+  EXPECT_TRUE(b.write(T3_MCA_ARBITER_A_INTR_ENABLE, both_bits));
+  EXPECT_FALSE(b.out().intr) << "the enable takes effect at the write's edge";
+  b.idle(1);
+  EXPECT_TRUE(b.out().intr);
+  EXPECT_TRUE(b.write(T3_MCA_ARBITER_A_INTR_STATE, T3_MCA_ARBITER_R_INTR_STATE_STARVED_MASK));
+  b.idle(1);
+  EXPECT_FALSE(b.out().intr);
+
+  // An ordinary communication grant, then a drain's grant of a stream that
+  // has waited the limit: neither is starvation.
+  EXPECT_EQ(b.step(false, true, 0), 'm');
+  for (int i = 0; i < 3; ++i) EXPECT_EQ(b.both(occ_max()), 'c');
+  b.in().drain = true;
+  EXPECT_EQ(b.both(occ_max()), 'm');
+  b.in().drain = false;
+  b.idle(1);
+  EXPECT_FALSE(b.out().intr);
+  EXPECT_EQ(b.read(T3_MCA_ARBITER_A_INTR_STATE), 0u);
+  // Three cycles waited: the limit lets communication in, and STARVED is
+  // pending from that grant's edge.
+  for (int i = 0; i < 3; ++i) EXPECT_EQ(b.both(occ_max()), 'c');
+  EXPECT_EQ(b.both(occ_max()), 'm');
+  EXPECT_FALSE(b.out().intr);
+  b.idle(1);
+  EXPECT_TRUE(b.out().intr);
+  EXPECT_EQ(b.out().stat_starved, 1u);
+  EXPECT_EQ(b.read(T3_MCA_ARBITER_A_INTR_STATE), T3_MCA_ARBITER_R_INTR_STATE_STARVED_MASK);
+  EXPECT_TRUE(b.write(T3_MCA_ARBITER_A_INTR_STATE, T3_MCA_ARBITER_R_INTR_STATE_STARVED_MASK));
+  b.idle(1);
+  EXPECT_FALSE(b.out().intr);
+
+  // Policy 3: refused, CFG_ERROR pending, and again after a clear while the
+  // fault lasts; cleared for good once the configuration is fixed.
+  McaArbiterConfig bad = good;
+  bad.policy = 3;
+  EXPECT_TRUE(b.write(T3_MCA_ARBITER_A_CTRL, ctrl_word(bad)));
+  b.idle(2);
+  EXPECT_TRUE(b.out().intr);
+  EXPECT_EQ(b.read(T3_MCA_ARBITER_A_STATUS) & T3_MCA_ARBITER_R_STATUS_CFG_ERROR_MASK,
+            T3_MCA_ARBITER_R_STATUS_CFG_ERROR_MASK);
+  EXPECT_TRUE(b.write(T3_MCA_ARBITER_A_INTR_STATE, T3_MCA_ARBITER_R_INTR_STATE_CFG_ERROR_MASK));
+  b.idle(1);
+  EXPECT_TRUE(b.out().intr) << "the fault still holds: set again";
+  EXPECT_EQ(b.read(T3_MCA_ARBITER_A_INTR_STATE), T3_MCA_ARBITER_R_INTR_STATE_CFG_ERROR_MASK);
+  EXPECT_TRUE(b.write(T3_MCA_ARBITER_A_CTRL, ctrl_word(good)));
+  EXPECT_TRUE(b.write(T3_MCA_ARBITER_A_INTR_STATE, T3_MCA_ARBITER_R_INTR_STATE_CFG_ERROR_MASK));
+  b.idle(1);
+  EXPECT_FALSE(b.out().intr);
+  EXPECT_EQ(b.read(T3_MCA_ARBITER_A_INTR_STATE), 0u);
+
+  // INTR_ENABLE gates the line, not the pending bit.
+  EXPECT_TRUE(b.write(T3_MCA_ARBITER_A_INTR_TEST, T3_MCA_ARBITER_R_INTR_TEST_CFG_ERROR_MASK));
+  b.idle(1);
+  EXPECT_TRUE(b.write(T3_MCA_ARBITER_A_INTR_ENABLE, T3_MCA_ARBITER_R_INTR_ENABLE_STARVED_MASK));
+  b.idle(1);
+  EXPECT_FALSE(b.out().intr);
+  EXPECT_EQ(b.read(T3_MCA_ARBITER_A_INTR_STATE), T3_MCA_ARBITER_R_INTR_STATE_CFG_ERROR_MASK);
+  b.expect_drained();
+}
+
+// Fields wider than the build's widths are cut to the core's widths (the
+// register keeps the whole field, PARAM_WIDTHS tells firmware the widths):
+// a level, the window's log2 and the starvation limit, each with bits above.
+TEST(McaArbiterCosim, FieldsWiderThanTheBuildAreCut) {
+  const McaArbiterParams& p = params();
+  const auto l = levels();
+  Bench b(config(McaPolicy::mca, 0, 0));
+  ASSERT_LT(p.occ_w, 16u) << "the level field is 16 bits";
+  const uint32_t wide = l[0] | 1u << p.occ_w;
+  EXPECT_TRUE(b.write(T3_MCA_ARBITER_A_THR_LEVEL0, wide));
+  EXPECT_EQ(b.read(T3_MCA_ARBITER_A_THR_LEVEL0), wide);
+  EXPECT_EQ(b.out().thr, l[0]);
+  std::string got;
+  got += b.step(false, true, l[0]);
+  got += b.step(false, true, l[0] - 1);
+  EXPECT_EQ(got, "-m");
+  // A level whose low bits are 0 is a level of 0: refused.
+  EXPECT_TRUE(b.write(T3_MCA_ARBITER_A_THR_LEVEL1, 1u << p.occ_w));
+  EXPECT_EQ(b.read(T3_MCA_ARBITER_A_STATUS) & T3_MCA_ARBITER_R_STATUS_CFG_ERROR_MASK,
+            T3_MCA_ARBITER_R_STATUS_CFG_ERROR_MASK);
+  EXPECT_EQ(b.out().thr_sel, kMcaUnlimited);
+  EXPECT_TRUE(b.write(T3_MCA_ARBITER_A_THR_LEVEL1, l[1]));
+  EXPECT_EQ(b.read(T3_MCA_ARBITER_A_STATUS) & T3_MCA_ARBITER_R_STATUS_CFG_ERROR_MASK, 0u);
+  // LEARN.LOG2 above its pin (clog2(LEARN_W + 1) bits): 2^log2_w + 1 is a
+  // window of 2 cycles, not a refused one.
+  ASSERT_LT(p.log2_w(), 5u) << "the log2 field is 5 bits";
+  EXPECT_TRUE(b.write(T3_MCA_ARBITER_A_LEARN, (1u << p.log2_w()) | 1));
+  EXPECT_FALSE(b.sb().refused());
+  b.in().learn = true;
+  b.step(false, false, 0);
+  b.step(false, false, 0);
+  EXPECT_TRUE(b.out().learn_busy);
+  b.step(false, false, 0);
+  EXPECT_TRUE(b.out().learn_busy);
+  b.step(false, false, 0);
+  EXPECT_FALSE(b.out().learn_busy) << "two cycles";
+  // STARVE_LIMIT above CNT_W: a limit of 1.
+  ASSERT_LT(p.cnt_w, 32u);
+  EXPECT_TRUE(b.write(T3_MCA_ARBITER_A_STARVE_LIMIT, (1u << p.cnt_w) | 1));
+  got.clear();
+  for (int i = 0; i < 4; ++i) got += b.both(occ_max());
+  EXPECT_EQ(got, "cmcm") << "limit 1: one waited cycle";
+  b.expect_drained();
+}
+
 // Constrained-random traffic (mca_arbiter_stimulus.h): phases with random
-// configurations, bursty communication, a DRAM queue model, learn pulses,
-// drains, refused configurations and resets in the middle of traffic.
+// configurations, each programmed through the register port (after a reset
+// in the middle of traffic, or without one while the traffic runs), bursty
+// communication, a DRAM queue model, learn pulses, drains, refused
+// configurations. Random register traffic runs throughout (reg_traffic.h):
+// reads, refused writes, interrupt enables, clears and tests, the
+// configuration rewritten as it is (refused while a window runs).
 TEST(McaArbiterCosim, ConstrainedRandom) {
   const RunOptions& opt = test_options();
   const McaArbiterParams& p = params();
   const uint64_t cycles = opt.cycles ? opt.cycles : T3_RANDOM_CYCLES;
-  Bench b(config(McaPolicy::mca));
+  Bench b{AtReset{}};
+  b.apb_elsewhere(true);
   const uint64_t first = b.cosim().cycles();
   McaStimulus stim(p, opt.seed);
+  RegTraffic<McaArbiterRegMap> regs(opt.seed ^ 0x5bd1e995u, 0.05);
+  bool reg_traffic = true;
   uint32_t max_occ = 0;
   auto run_cycle = [&] {
+    if (reg_traffic) regs.maybe_queue(stim.apb(), b.sb().regs());
     stim.drive(b.in());
     max_occ = std::max(max_occ, b.in().occupancy);
     b.cycle();
@@ -460,14 +870,18 @@ TEST(McaArbiterCosim, ConstrainedRandom) {
   };
   for (uint64_t i = 0; i < cycles && !HasFailure(); ++i) run_cycle();
   stim.stop();
+  reg_traffic = false;
   for (unsigned i = 0; i < 200000 && !stim.idle() && !HasFailure(); ++i) run_cycle();
   EXPECT_TRUE(stim.idle()) << "traffic did not drain: deadlock";
+  b.apb_elsewhere(false);
   b.expect_drained();
 
   const McaCoverage& cv = b.sb().coverage();
+  const RegAccessCounts& rc = b.sb().regs().counts();
   auto u = [](uint64_t v) { return static_cast<unsigned long long>(v); };
   std::printf("random: %llu cycles, %llu phases, %llu resets (%llu with a request in the output "
-              "register), %llu refused phases; grants RR/CF/MCA %llu/%llu/%llu, fall-back %llu; "
+              "register), %llu reprogrammed without reset, %llu refused phases; grants RR/CF/MCA "
+              "%llu/%llu/%llu, fall-back %llu; "
               "MCA cycles at levels 0/1/2/none %llu/%llu/%llu/%llu, held back at 0/1/2 "
               "%llu/%llu/%llu, let in at high occupancy without limit %llu; windows %llu, "
               "learned levels %llu/%llu/%llu/%llu, pulses ignored %llu; starvation grants %llu "
@@ -475,19 +889,26 @@ TEST(McaArbiterCosim, ConstrainedRandom) {
               "cause %llu/%llu/%llu/%llu; back-pressure %llu, take-and-replace %llu; left "
               "%llu/%llu, lost in reset %llu; max occupancy %u; %llu model/RTL mismatches\n",
               u(b.cosim().cycles() - first), u(stim.phases()), u(stim.resets()),
-              u(cv.resets_with_slot_full), u(stim.bad_phases()), u(cv.grants_by_policy[0]),
-              u(cv.grants_by_policy[1]), u(cv.grants_by_policy[2]), u(cv.fallback_grants),
-              u(cv.cycles_at_level[0]), u(cv.cycles_at_level[1]), u(cv.cycles_at_level[2]),
-              u(cv.cycles_at_level[3]), u(cv.blocked_at_level[0]), u(cv.blocked_at_level[1]),
-              u(cv.blocked_at_level[2]), u(cv.unlimited_high_grants), u(cv.windows),
-              u(cv.learned_level[0]), u(cv.learned_level[1]), u(cv.learned_level[2]),
-              u(cv.learned_level[3]), u(cv.ignored_pulses), u(cv.starved_grants),
-              u(cv.starved_grants_limit1), u(cv.starved_grants_limit_big),
+              u(cv.resets_with_slot_full), u(stim.reprograms()), u(stim.bad_phases()),
+              u(cv.grants_by_policy[0]), u(cv.grants_by_policy[1]), u(cv.grants_by_policy[2]),
+              u(cv.fallback_grants), u(cv.cycles_at_level[0]), u(cv.cycles_at_level[1]),
+              u(cv.cycles_at_level[2]), u(cv.cycles_at_level[3]), u(cv.blocked_at_level[0]),
+              u(cv.blocked_at_level[1]), u(cv.blocked_at_level[2]), u(cv.unlimited_high_grants),
+              u(cv.windows), u(cv.learned_level[0]), u(cv.learned_level[1]),
+              u(cv.learned_level[2]), u(cv.learned_level[3]), u(cv.ignored_pulses),
+              u(cv.starved_grants), u(cv.starved_grants_limit1), u(cv.starved_grants_limit_big),
               u(cv.drain_grants_over_compute), u(cv.refused[0]), u(cv.refused[1]),
               u(cv.refused[2]), u(cv.refused[3]), u(cv.back_pressure), u(cv.take_and_replace),
               u(cv.left[0]), u(cv.left[1]), u(cv.lost_in_reset), max_occ,
               u(the_cosim().mismatches()));
-  EXPECT_EQ(the_cosim().mismatches(), 0u) << the_cosim().first_mismatch();
+  std::printf("registers: %llu reads, %llu writes; refused: %llu address, %llu strobe, %llu "
+              "read-only, %llu busy; %llu configuration writes written again after a busy "
+              "refusal; %llu phases with bits above the widths; %llu cycles with the interrupt "
+              "up\n",
+              u(rc.reads), u(rc.writes), u(rc.address_errors), u(rc.strobe_errors),
+              u(rc.read_only_errors), u(rc.busy_errors), u(stim.retried_writes()),
+              u(stim.junk_phases()), u(rc.intr_cycles));
+  EXPECT_EQ(the_cosim().failures(), 0u) << the_cosim().first_failure();
   EXPECT_GE(b.cosim().cycles() - first, cycles);
   // Every request accepted over the run left once, or was in the register at a reset.
   EXPECT_EQ(cv.accepted[kCmp] + cv.accepted[kCom], cv.left[kCmp] + cv.left[kCom] + cv.lost_in_reset);
@@ -511,6 +932,18 @@ TEST(McaArbiterCosim, ConstrainedRandom) {
   EXPECT_GT(cv.back_pressure, 0u);
   EXPECT_GT(cv.take_and_replace, 0u);
   EXPECT_EQ(max_occ, occ_max());
+  // Reprogrammed both ways; the registers exercised: reads, every kind of
+  // refusal, the interrupt line.
+  EXPECT_GT(stim.resets(), 1u);
+  EXPECT_GT(stim.reprograms(), 0u);
+  EXPECT_GT(stim.junk_phases(), 0u);
+  EXPECT_GT(stim.retried_writes(), 0u);
+  EXPECT_GT(rc.reads, 1000u);
+  EXPECT_GT(rc.address_errors, 0u);
+  EXPECT_GT(rc.strobe_errors, 0u);
+  EXPECT_GT(rc.read_only_errors, 0u);
+  EXPECT_GT(rc.busy_errors, 0u);
+  EXPECT_GT(rc.intr_cycles, 0u);
 }
 
 }  // namespace

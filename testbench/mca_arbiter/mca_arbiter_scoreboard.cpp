@@ -2,16 +2,99 @@
 
 #include <sstream>
 
+#include "t3/mca_arbiter_regs.h"
+
 namespace t3::tb {
 namespace {
 
 uint64_t bits(unsigned w) { return w >= 64 ? ~uint64_t{0} : (uint64_t{1} << w) - 1; }
 const char* kStream[2] = {"compute", "communication"};
 
+// A field's value placed in its register, within its bits.
+uint32_t put(uint32_t v, uint32_t shift, uint32_t mask) { return (v << shift) & mask; }
+
 }  // namespace
 
+uint32_t ctrl_word(const McaArbiterConfig& c) {
+  return put(c.policy, T3_MCA_ARBITER_R_CTRL_POLICY_SHIFT, T3_MCA_ARBITER_R_CTRL_POLICY_MASK) |
+         put(c.thr_auto, T3_MCA_ARBITER_R_CTRL_THR_AUTO_SHIFT, T3_MCA_ARBITER_R_CTRL_THR_AUTO_MASK) |
+         put(c.thr_sel, T3_MCA_ARBITER_R_CTRL_THR_SEL_SHIFT, T3_MCA_ARBITER_R_CTRL_THR_SEL_MASK);
+}
+
+std::vector<ApbTransfer> program_writes(const McaArbiterConfig& c) {
+  std::vector<ApbTransfer> w;
+  auto write = [&w](uint32_t addr, uint32_t data) { w.push_back({true, addr, data, 0xF}); };
+  McaArbiterConfig fixed = c;
+  fixed.thr_auto = false;
+  write(T3_MCA_ARBITER_A_CTRL, ctrl_word(fixed));
+  write(T3_MCA_ARBITER_A_AUTO_BOUND0,
+        put(c.bound[0], T3_MCA_ARBITER_R_AUTO_BOUND0_OCC_SHIFT, T3_MCA_ARBITER_R_AUTO_BOUND0_OCC_MASK));
+  write(T3_MCA_ARBITER_A_AUTO_BOUND1,
+        put(c.bound[1], T3_MCA_ARBITER_R_AUTO_BOUND1_OCC_SHIFT, T3_MCA_ARBITER_R_AUTO_BOUND1_OCC_MASK));
+  write(T3_MCA_ARBITER_A_AUTO_BOUND2,
+        put(c.bound[2], T3_MCA_ARBITER_R_AUTO_BOUND2_OCC_SHIFT, T3_MCA_ARBITER_R_AUTO_BOUND2_OCC_MASK));
+  write(T3_MCA_ARBITER_A_LEARN,
+        put(c.learn_log2, T3_MCA_ARBITER_R_LEARN_LOG2_SHIFT, T3_MCA_ARBITER_R_LEARN_LOG2_MASK));
+  write(T3_MCA_ARBITER_A_THR_LEVEL0,
+        put(c.level[0], T3_MCA_ARBITER_R_THR_LEVEL0_OCC_SHIFT, T3_MCA_ARBITER_R_THR_LEVEL0_OCC_MASK));
+  write(T3_MCA_ARBITER_A_THR_LEVEL1,
+        put(c.level[1], T3_MCA_ARBITER_R_THR_LEVEL1_OCC_SHIFT, T3_MCA_ARBITER_R_THR_LEVEL1_OCC_MASK));
+  write(T3_MCA_ARBITER_A_THR_LEVEL2,
+        put(c.level[2], T3_MCA_ARBITER_R_THR_LEVEL2_OCC_SHIFT, T3_MCA_ARBITER_R_THR_LEVEL2_OCC_MASK));
+  write(T3_MCA_ARBITER_A_STARVE_LIMIT,
+        put(c.starve_limit, T3_MCA_ARBITER_R_STARVE_LIMIT_CYCLES_SHIFT,
+            T3_MCA_ARBITER_R_STARVE_LIMIT_CYCLES_MASK));
+  write(T3_MCA_ARBITER_A_CTRL, ctrl_word(c));
+  return w;
+}
+
+void program(ApbMaster& m, const McaArbiterConfig& c) {
+  for (const ApbTransfer& t : program_writes(c)) m.push(t);
+}
+
 McaScoreboard::McaScoreboard(const McaArbiterParams& p)
-    : p_(p), data_mask_(bits(p.data_w)), occ_mask_(bits(p.occ_w)) {}
+    : p_(p), data_mask_(bits(p.data_w)), occ_mask_(bits(p.occ_w)) {
+  configure();
+}
+
+void McaScoreboard::configure() {
+  auto field = [this](const char* reg, const char* name) {
+    return regs_.field(McaShadow::reg(reg), name);
+  };
+  cfg_.policy = field("ctrl", "policy");
+  cfg_.thr_auto = field("ctrl", "thr_auto") != 0;
+  cfg_.thr_sel = field("ctrl", "thr_sel");
+  for (unsigned i = 0; i < 3; ++i) {
+    cfg_.level[i] = field(("thr_level" + std::to_string(i)).c_str(), "occ");
+    cfg_.bound[i] = field(("auto_bound" + std::to_string(i)).c_str(), "occ");
+  }
+  cfg_.learn_log2 = field("learn", "log2");
+  cfg_.starve_limit = field("starve_limit", "cycles");
+}
+
+std::optional<uint32_t> McaScoreboard::ro(unsigned r, bool bad, unsigned sel, uint64_t thr) const {
+  const auto stat = [this](uint64_t count) { return uint32_t(count & bits(p_.stat_w)); };
+  switch (McaArbiterReg(r)) {
+    case McaArbiterReg::status:
+      return uint32_t(bad) << T3_MCA_ARBITER_R_STATUS_CFG_ERROR_SHIFT |
+             uint32_t(window_open_) << T3_MCA_ARBITER_R_STATUS_LEARN_BUSY_SHIFT |
+             uint32_t(sel) << T3_MCA_ARBITER_R_STATUS_THR_SEL_SHIFT |
+             uint32_t(thr) << T3_MCA_ARBITER_R_STATUS_THR_SHIFT;
+    case McaArbiterReg::learn_avg: return uint32_t(have_avg_ ? avg_ : 0);
+    case McaArbiterReg::stat_grants_cmp: return stat(grants_[kCmp]);
+    case McaArbiterReg::stat_grants_com: return stat(grants_[kCom]);
+    case McaArbiterReg::stat_wait_cmp: return stat(waits_[kCmp]);
+    case McaArbiterReg::stat_wait_com: return stat(waits_[kCom]);
+    case McaArbiterReg::stat_starved: return stat(starved_);
+    case McaArbiterReg::param_widths:
+      return p_.data_w << T3_MCA_ARBITER_R_PARAM_WIDTHS_DATA_W_SHIFT |
+             p_.occ_w << T3_MCA_ARBITER_R_PARAM_WIDTHS_OCC_W_SHIFT |
+             p_.cnt_w << T3_MCA_ARBITER_R_PARAM_WIDTHS_CNT_W_SHIFT |
+             p_.learn_w << T3_MCA_ARBITER_R_PARAM_WIDTHS_LEARN_W_SHIFT;
+    case McaArbiterReg::param_stat: return p_.stat_w << T3_MCA_ARBITER_R_PARAM_STAT_STAT_W_SHIFT;
+    default: return 0;  // no RO field
+  }
+}
 
 McaScoreboard::Cfg McaScoreboard::wired(const McaArbiterConfig& in) const {
   Cfg c;
@@ -91,7 +174,7 @@ void McaScoreboard::clear() {
 std::optional<std::string> McaScoreboard::observe(const McaArbiterInputs& in,
                                                   const McaArbiterOutputs& out) {
   std::ostringstream& err = complaints_.fresh();
-  const Cfg c = wired(in.cfg);
+  const Cfg c = wired(cfg_);
   const unsigned why = refusal_causes(c);
   const bool bad = why != 0;
   const unsigned policy = bad ? 0 : c.policy;
@@ -100,11 +183,18 @@ std::optional<std::string> McaScoreboard::observe(const McaArbiterInputs& in,
   const bool cv = in.cmp_valid, mv = in.com_valid;
   const uint64_t data[2] = {in.cmp_data & data_mask_, in.com_data & data_mask_};
 
-  // Configuration, level in force, learning.
-  if (out.cfg_error != bad)
-    err << "cfg_error_o = " << out.cfg_error << ", expected " << bad << " (causes 0x" << std::hex
-        << why << std::dec << "); ";
+  // Registers: this cycle's access, on the state before the edge (a running
+  // window locks the bounds and the window); the interrupt line.
   const uint64_t thr = sel == kMcaUnlimited ? occ_mask_ : c.level[sel];
+  regs_.observe(in.apb, out.apb, window_open_,
+                [&](unsigned r) { return ro(r, bad, sel, thr); }, err);
+  if (out.intr != regs_.intr())
+    err << "intr_o = " << out.intr << ", expected " << regs_.intr() << " (INTR_STATE 0x"
+        << std::hex << regs_.value(unsigned(McaArbiterReg::intr_state)) << ", INTR_ENABLE 0x"
+        << regs_.value(unsigned(McaArbiterReg::intr_enable)) << ", refusal causes 0x" << why
+        << std::dec << "); ";
+
+  // Level in force, learning.
   if (out.thr_sel != sel || out.thr != thr)
     err << "level in force " << out.thr_sel << " threshold " << out.thr << ", expected " << sel
         << " threshold " << thr << "; ";
@@ -169,6 +259,8 @@ std::optional<std::string> McaScoreboard::observe(const McaArbiterInputs& in,
     }
     cov_.lost_in_reset += slot_.size();
     clear();
+    regs_.reset();
+    configure();
     if (err.tellp() == 0) return std::nullopt;
     return err.str();
   }
@@ -248,6 +340,15 @@ std::optional<std::string> McaScoreboard::observe(const McaArbiterInputs& in,
     window_seen_ = window_sum_ = 0;
   }
 
+  // The edge: the interrupts' events of this cycle (CFG_ERROR is a level,
+  // STARVED the starvation grant), then the configuration a register write
+  // leaves for the next cycle.
+  regs_.set_event(unsigned(McaArbiterReg::intr_state),
+                  uint32_t(bad) << T3_MCA_ARBITER_R_INTR_STATE_CFG_ERROR_SHIFT |
+                      uint32_t(got_com && mv && by_starvation)
+                          << T3_MCA_ARBITER_R_INTR_STATE_STARVED_SHIFT);
+  regs_.edge();
+  if (regs_.written() >= 0) configure();
   if (err.tellp() == 0) return std::nullopt;
   return err.str();
 }

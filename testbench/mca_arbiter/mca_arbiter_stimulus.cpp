@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "mca_arbiter_scoreboard.h"
+
 namespace t3::tb {
 namespace {
 
@@ -131,6 +133,27 @@ McaStimulus::McaStimulus(const McaArbiterParams& p, uint64_t seed, Options opt)
   new_phase(true);
 }
 
+void McaStimulus::queue_program(const McaArbiterConfig& cfg) {
+  McaArbiterConfig w = cfg;
+  if (u() < opt_.p_junk) {
+    // Bits above the build's widths, within the fields (16 bits for the
+    // occupancies, 5 for the log2, 32 for the limit): the core never sees them.
+    ++junk_phases_;
+    const uint64_t occ = bits(p_.occ_w), log2 = log2_pin_max(p_), cnt = bits(p_.cnt_w);
+    for (int i = 0; i < 3; ++i) {
+      w.level[i] |= uint32_t(rng_() & 0xFFFF & ~occ);
+      w.bound[i] |= uint32_t(rng_() & 0xFFFF & ~occ);
+    }
+    w.learn_log2 |= uint32_t(rng_() & 0x1F & ~log2);
+    w.starve_limit |= uint32_t(rng_() & 0xFFFFFFFFu & ~cnt);
+  }
+  const std::vector<ApbTransfer> writes = program_writes(w);
+  prog_.assign(writes.begin(), writes.end());
+  // A transfer of the last program still on the bus is not this phase's.
+  stale_ = in_flight_;
+  retry_wait_ = 0;
+}
+
 void McaStimulus::new_phase(bool first) {
   // Refused configurations: every bad_every-th phase, with the causes in
   // turn, so that a run of a few dozen phases meets each.
@@ -139,28 +162,40 @@ void McaStimulus::new_phase(bool first) {
   bad_phases_ += bad;
   ++phases_;
   phase_left_ = pick(opt_.phase_min, opt_.phase_max);
-  if (first || u() < opt_.p_reset) {
+  const bool reset = first || u() < opt_.p_reset;
+  if (reset) {
     reset_left_ = unsigned(pick(1, 3));
     ++resets_;
+  } else {
+    ++reprograms_;
   }
-  if (ph_.learn_alone) {
-    // The producer alone first (T3 §4.5): one window with communication held back.
-    learn_now_ = true;
-    hold_com_ = window_cycles() + reset_left_ + 2;
-  }
+  // After a reset the driver programs before the kernels run again; without
+  // one the traffic goes on while the configuration changes.
+  quiet_ = reset;
+  queue_program(ph_.cfg);
+  learn_now_ = false;
+  repulse_left_ = 0;
+  // Now and then a window starts under the last configuration just as the
+  // writes do: the bounds and the window are refused until it ends.
+  pulse_first_ = !reset && u() < opt_.p_pulse_first;
+  if (pulse_first_) retry_wait_ = 2;
+  // The producer alone first (T3 §4.5): one window with communication held
+  // back, once the configuration is in.
+  learn_pending_ = ph_.learn_alone;
 }
 
 void McaStimulus::stop() {
   stopped_ = true;
   reset_left_ = 0;
   drain_left_ = stall_left_ = hold_com_ = repulse_left_ = 0;
-  learn_now_ = false;
+  learn_now_ = learn_pending_ = quiet_ = pulse_first_ = false;
   if (ph_.bad_causes) {
     ph_.cfg = McaArbiterConfig{};
     ph_.cfg.level[0] = ph_.cfg.level[1] = ph_.cfg.level[2] = 1;
     ph_.cfg.bound[0] = ph_.cfg.bound[1] = ph_.cfg.bound[2] = 0;
     ph_.cfg.learn_log2 = 0;
     ph_.bad_causes = 0;
+    queue_program(ph_.cfg);
   }
 }
 
@@ -168,7 +203,26 @@ void McaStimulus::drive(McaArbiterInputs& in) {
   if (!stopped_ && phase_left_-- == 0) new_phase(false);
   in.rst_n = reset_left_ == 0;
   if (reset_left_) --reset_left_;
-  in.cfg = ph_.cfg;
+
+  // The register port: the phase's writes one after the other, out of reset
+  // (a transfer set up now has its access phase in the next cycle, which is
+  // out of reset too).
+  if (retry_wait_) --retry_wait_;
+  if (in.rst_n && !prog_.empty() && !in_flight_ && retry_wait_ == 0 && apb_.idle()) {
+    apb_.push(prog_.front());
+    in_flight_ = true;
+    stale_ = false;
+  }
+  apb_.drive(in.apb, in.rst_n);
+  const bool configuring = !programmed();
+  if (!configuring) {
+    quiet_ = false;
+    if (learn_pending_) {
+      learn_pending_ = false;
+      learn_now_ = true;
+      hold_com_ = window_cycles() + 2;
+    }
+  }
 
   // Compute: phases of high and low intensity.
   if (cmp_span_left_ == 0) {
@@ -180,7 +234,7 @@ void McaStimulus::drive(McaArbiterInputs& in) {
   if (!stopped_ && drain_left_ == 0 && u() < ph_.p_drain) drain_left_ = pick(1, ph_.drain_max);
   const bool draining = drain_left_ > 0;
   if (drain_left_) --drain_left_;
-  if (!cmp_pending_ && !stopped_) {
+  if (!cmp_pending_ && !stopped_ && !quiet_) {
     const double rate = draining ? 0.2 : cmp_high_ ? ph_.cmp_high : ph_.cmp_low;
     if (u() < rate) {
       cmp_pending_ = true;
@@ -190,7 +244,7 @@ void McaStimulus::drive(McaArbiterInputs& in) {
 
   // Communication: bursts and gaps.
   if (hold_com_) --hold_com_;
-  if (!com_pending_ && !stopped_ && hold_com_ == 0) {
+  if (!com_pending_ && !stopped_ && !quiet_ && hold_com_ == 0) {
     if (burst_left_ == 0 && gap_left_ == 0) {
       gap_left_ = pick(ph_.gap_min, ph_.gap_max);
       burst_left_ = pick(ph_.burst_min, ph_.burst_max);
@@ -216,18 +270,34 @@ void McaStimulus::drive(McaArbiterInputs& in) {
   in.occupancy = q_;
   in.out_ready = q_ < ph_.queue_cap && !stalled;
   in.drain = draining;
-  in.learn = learn_now_ || (!stopped_ && u() < ph_.p_learn);
-  learn_now_ = false;
+  // No pulse while the configuration goes in: the window would be measured
+  // under a configuration half written, and would lock the bounds.
+  in.learn = pulse_first_ || (!configuring && (learn_now_ || (!stopped_ && u() < ph_.p_learn)));
+  learn_now_ = pulse_first_ = false;
   // A driver that pulses again while its window runs: a third of the pulses
   // are followed by one inside the window, which the arbiter must ignore.
   if (repulse_left_ && --repulse_left_ == 0) {
-    in.learn = !stopped_;
+    in.learn = !stopped_ && !configuring;
   } else if (in.learn && u() < 1.0 / 3) {
     repulse_left_ = pick(1, window_cycles());
   }
 }
 
 void McaStimulus::after(const McaArbiterInputs& in, const McaArbiterOutputs& out) {
+  // The register port: the stimulus's own write, when it is the one done.
+  if (const auto done = apb_.after(in.apb, out.apb); done && in_flight_) {
+    in_flight_ = false;
+    if (stale_) {
+      stale_ = false;
+    } else if (done->err) {
+      // Locked while a learning window runs: again a little later.
+      ++retried_;
+      retry_wait_ = opt_.retry_after;
+    } else {
+      prog_.pop_front();
+    }
+  }
+
   const bool cmp_taken = in.rst_n && in.cmp_valid && out.cmp_ready;
   const bool com_taken = in.rst_n && in.com_valid && out.com_ready;
   if (cmp_taken) cmp_pending_ = false;

@@ -11,10 +11,20 @@
 // threshold values, starvation limits 0, 1, small, large and the largest),
 // now and then a refused one (each cause: policy 3, a level of 0, auto with
 // bounds not descending, a window longer than LEARN_W), and starts either
-// with a reset in the middle of the traffic or with the configuration
-// switched on the fly. Within a phase: learn pulses (some at the phase start
-// with communication held back, the producer alone as in §4.5), drain
-// stretches at kernel boundaries (compute pausing), and queue stalls.
+// with a reset in the middle of the traffic or without one. Either way the
+// configuration goes in through the register port as the driver writes it
+// (mca_arbiter_scoreboard.h, program_writes()), one write after the other:
+// after a reset before new requests come, without one while the traffic
+// runs; now and then with junk in the field bits above the build's widths,
+// which the hardware cuts off. A write refused because a learning window runs
+// (the bounds and the window are locked) is written again a little later, as
+// a driver polling STATUS.LEARN_BUSY would; half the phases without a reset
+// start a window just before their writes (a driver that reprograms while
+// the producer is being measured), otherwise no learn pulse starts while the
+// configuration is going in. Within a phase: learn pulses (some once the
+// phase is programmed, with communication held back: the producer alone, as
+// in §4.5), drain stretches at kernel boundaries (compute pausing), and
+// queue stalls.
 //
 // Requests behave as a valid/ready source must: valid and payload hold until
 // accepted, also across a reset.
@@ -22,8 +32,10 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <deque>
 #include <random>
 
+#include "apb_master.h"
 #include "mca_arbiter/mca_arbiter.h"
 
 namespace t3::tb {
@@ -64,29 +76,49 @@ class McaStimulus {
     uint64_t phase_min = 3000, phase_max = 30000;  // cycles per phase
     unsigned bad_every = 6;                        // every so many phases refused (0: never)
     double p_reset = 0.4;                          // a phase starts with a reset
+    double p_junk = 0.25;                          // a phase's fields carry bits above the widths
+    double p_pulse_first = 0.5;                    // without reset: a window starts as the writes do
+    unsigned retry_after = 16;                     // cycles before a refused write goes again
   };
   McaStimulus(const McaArbiterParams& p, uint64_t seed);
   McaStimulus(const McaArbiterParams& p, uint64_t seed, Options opt);
 
-  // Sets every input of this cycle, rst_n included.
+  // Sets every input of this cycle, rst_n and the register port included.
   void drive(McaArbiterInputs& in);
-  // After the cycle: retires accepted requests, moves the DRAM queue.
+  // After the cycle: the register port's answer, retires accepted requests,
+  // moves the DRAM queue.
   void after(const McaArbiterInputs& in, const McaArbiterOutputs& out);
+
+  // The register port. Other register traffic may be queued on it while it
+  // is idle (reg_traffic.h); the stimulus then waits for it.
+  ApbMaster& apb() { return apb_; }
 
   // No new requests, phases, resets, learn pulses, drains or stalls; the
   // queue drains at full rate and the configuration is a usable one, so
   // whatever is pending can leave.
   void stop();
-  bool idle() const { return !cmp_pending_ && !com_pending_ && !slot_full_; }
+  // The phase's configuration is in the registers.
+  bool programmed() const { return prog_.empty() && !in_flight_; }
+  // Nothing pending: no request, the slot empty, nothing on the register port.
+  bool idle() const {
+    return !cmp_pending_ && !com_pending_ && !slot_full_ && programmed() && apb_.idle();
+  }
 
   const McaPhase& phase() const { return ph_; }
   uint64_t phases() const { return phases_; }
   uint64_t resets() const { return resets_; }
+  // Phases programmed without a reset, the traffic running.
+  uint64_t reprograms() const { return reprograms_; }
   uint64_t bad_phases() const { return bad_phases_; }
+  uint64_t junk_phases() const { return junk_phases_; }
+  // Configuration writes refused (busy) and written again.
+  uint64_t retried_writes() const { return retried_; }
   uint32_t occupancy() const { return q_; }
 
  private:
   void new_phase(bool first);
+  // The register writes of cfg, with junk above the widths now and then.
+  void queue_program(const McaArbiterConfig& cfg);
   double u() { return std::uniform_real_distribution<double>(0, 1)(rng_); }
   uint64_t pick(uint64_t lo, uint64_t hi) {
     return std::uniform_int_distribution<uint64_t>(lo, hi)(rng_);
@@ -104,7 +136,18 @@ class McaStimulus {
   McaPhase ph_;
   bool stopped_ = false;
   uint64_t phase_left_ = 0, phases_ = 0, resets_ = 0, bad_phases_ = 0;
+  uint64_t reprograms_ = 0, junk_phases_ = 0, retried_ = 0;
   unsigned reset_left_ = 0;
+  // The register port: the phase's writes still to go, one on the bus
+  // (in_flight_: the next transfer to complete is it; stale_: it belongs to
+  // the phase before), a wait before a refused one goes again.
+  ApbMaster apb_;
+  std::deque<ApbTransfer> prog_;
+  bool in_flight_ = false, stale_ = false;
+  unsigned retry_wait_ = 0;
+  bool quiet_ = false;           // after a reset: no new requests until programmed
+  bool learn_pending_ = false;   // the phase's first pulse, once programmed
+  bool pulse_first_ = false;     // a pulse in the cycle before the phase's writes start
   // Compute stream.
   bool cmp_pending_ = false;
   uint64_t cmp_data_ = 0;

@@ -3,6 +3,7 @@
 #include <sstream>
 
 #include "fp_reference.h"
+#include "t3/near_bank_alu_regs.h"
 
 namespace t3::tb {
 namespace {
@@ -37,6 +38,29 @@ Wide& NearBankAluScoreboard::cell(uint32_t bg, uint32_t addr) {
   return it->second;
 }
 
+std::optional<uint32_t> NearBankAluScoreboard::ro(unsigned r) const {
+  const auto stat = [this](uint64_t count) { return uint32_t(count & ones(p_.stat_w)); };
+  switch (NearBankAluReg(r)) {
+    case NearBankAluReg::status: return uint32_t(err_) << T3_NEAR_BANK_ALU_R_STATUS_ERR_SHIFT;
+    case NearBankAluReg::stat_reads: return stat(n_.reads);
+    case NearBankAluReg::stat_stores: return stat(n_.stores);
+    case NearBankAluReg::stat_adds: return stat(n_.adds);
+    case NearBankAluReg::stat_refused: return stat(n_.refused);
+    case NearBankAluReg::stat_hazard_stalls: return stat(n_.hazard);
+    case NearBankAluReg::stat_timing_stalls: return stat(n_.timing);
+    case NearBankAluReg::param_burst:
+      return p_.burst_bytes << T3_NEAR_BANK_ALU_R_PARAM_BURST_BURST_BYTES_SHIFT |
+             p_.bg << T3_NEAR_BANK_ALU_R_PARAM_BURST_BG_SHIFT |
+             p_.addr_w << T3_NEAR_BANK_ALU_R_PARAM_BURST_ADDR_W_SHIFT |
+             p_.stat_w << T3_NEAR_BANK_ALU_R_PARAM_BURST_STAT_W_SHIFT;
+    case NearBankAluReg::param_timing:
+      return p_.t_ccds << T3_NEAR_BANK_ALU_R_PARAM_TIMING_T_CCDS_SHIFT |
+             p_.t_ccdl << T3_NEAR_BANK_ALU_R_PARAM_TIMING_T_CCDL_SHIFT |
+             p_.t_ccdwl << T3_NEAR_BANK_ALU_R_PARAM_TIMING_T_CCDWL_SHIFT;
+    default: return 0;  // no RO field
+  }
+}
+
 std::optional<std::string> NearBankAluScoreboard::observe(const NearBankAluInputs& in,
                                                           const NearBankAluOutputs& out) {
   std::ostringstream& err = complaints_.fresh();
@@ -44,6 +68,16 @@ std::optional<std::string> NearBankAluScoreboard::observe(const NearBankAluInput
   const uint32_t bg = in.cmd_bg & (p_.bg - 1), addr = in.cmd_addr & uint32_t(ones(p_.addr_w));
   // T3 §4.3: an ADD's format and the op itself must be known.
   const bool refused = op == 3 || (op == 2 && fmt == 3);
+
+  // ---- the register port, on the state before the edge; the interrupt line
+  // A command taken 1..5 cycles ago is still in the pipeline (busy); no
+  // register of this map is locked by it, so every write is answered alike.
+  regs_.observe(in.apb, out.apb, !pending_.empty(), [&](unsigned r) { return ro(r); }, err);
+  if (out.intr != regs_.intr())
+    err << "intr_o = " << out.intr << ", expected " << regs_.intr() << " (INTR_STATE 0x"
+        << std::hex << regs_.value(unsigned(NearBankAluReg::intr_state)) << ", INTR_ENABLE 0x"
+        << regs_.value(unsigned(NearBankAluReg::intr_enable)) << std::dec << ", error flag "
+        << err_ << "); ";
 
   // ---- the command port
   auto bg_free = [&](uint32_t g) {
@@ -132,16 +166,25 @@ std::optional<std::string> NearBankAluScoreboard::observe(const NearBankAluInput
     last_any_.reset();
     last_bg_.clear();
     last_add_.reset();
+    regs_.reset();  // the register block resets with the core; no write lands
     err_ = false;
     n_ = Counts{};
     ++cycle_;
     if (err.tellp() == 0) return std::nullopt;
     return err.str();
   }
-  if (in.err_clear) err_ = false;
+  // The REFUSED interrupt is the flag's level in this cycle; CTRL.ERR_CLEAR
+  // (written in the cycle before) clears the flag at this edge unless a
+  // refusal is taken in this very cycle.
+  const bool err_level = err_;
+  const bool clear = (regs_.pulses(unsigned(NearBankAluReg::ctrl)) &
+                      T3_NEAR_BANK_ALU_R_CTRL_ERR_CLEAR_MASK) != 0;
+  if (clear && err_) ++n_.err_clears, ++total_.err_clears;
+  if (clear) err_ = false;
   if (in.cmd_valid && out.cmd_ready) {
     if (refused) {
       ++n_.refused, ++total_.refused;
+      if (clear) ++n_.clear_and_refusal, ++total_.clear_and_refusal;
       err_ = true;
     } else {
       Pending c{cycle_, NbOp(op), bg, addr, in.cmd_mask, {}, {}};
@@ -185,6 +228,9 @@ std::optional<std::string> NearBankAluScoreboard::observe(const NearBankAluInput
     if (hazard) ++n_.hazard, ++total_.hazard;
     if (!free_now) ++n_.timing, ++total_.timing;
   }
+  regs_.set_event(unsigned(NearBankAluReg::intr_state),
+                  uint32_t(err_level) << T3_NEAR_BANK_ALU_R_INTR_STATE_REFUSED_SHIFT);
+  regs_.edge();
   ++cycle_;
   if (err.tellp() == 0) return std::nullopt;
   return err.str();

@@ -10,9 +10,13 @@
 // younger write of its address that cannot reach it in time); each command's
 // bank read (t+1), response (t+3, the golden burst at its turn) and
 // write-back (t+5: address, byte mask, and the golden bytes under it); the
-// error flag and every counter. It reads the outputs it is given (the
-// co-simulation gives it the RTL's, equal to the model's every cycle or the
-// run fails on the compare).
+// error flag and every counter. It keeps its own picture of the registers
+// (reg_shadow.h) and predicts every register access's answer (STATUS.ERR,
+// the counters, the build's parameters; refused accesses) and the interrupt
+// line (REFUSED: set in every cycle the error flag is); it learns the error
+// clear from the register port (CTRL.ERR_CLEAR's pulse), as the block does.
+// It reads the outputs it is given (the co-simulation gives it the RTL's,
+// equal to the model's every cycle or the run fails on the compare).
 #pragma once
 
 #include <cstdint>
@@ -22,10 +26,13 @@
 #include <string>
 #include <utility>
 
-#include "near_bank_alu/near_bank_alu.h"
 #include "complaints.h"
+#include "near_bank_alu/near_bank_alu.h"
+#include "reg_shadow.h"
 
 namespace t3::tb {
+
+using NearBankAluShadow = RegShadow<NearBankAluRegMap>;
 
 class NearBankAluScoreboard {
  public:
@@ -40,6 +47,9 @@ class NearBankAluScoreboard {
   std::optional<std::string> observe(const NearBankAluInputs& in, const NearBankAluOutputs& out);
   // Nothing in flight any more.
   bool idle() const { return pending_.empty(); }
+  // The registers as this checker has them; the error flag of this cycle.
+  const NearBankAluShadow& regs() const { return regs_; }
+  bool err() const { return err_; }
   const Wide& golden(uint32_t bg, uint32_t addr) { return cell(bg, addr); }
   const std::map<Key, Wide>& written() const { return mem_; }
 
@@ -48,6 +58,8 @@ class NearBankAluScoreboard {
     uint64_t forwarded = 0;  // reads of an address written in the very cycle of the read
     uint64_t back_to_back = 0;  // ADDs to the address of the ADD before, at the tCCDWL limit
     uint64_t adds_by_format[3] = {};
+    uint64_t err_clears = 0;      // CTRL.ERR_CLEAR pulses that found the flag set
+    uint64_t clear_and_refusal = 0;  // ... and a refusal in the same cycle (the flag stays)
   };
   // Since the last reset (what the status counters show) / over the whole run.
   const Counts& counts() const { return n_; }
@@ -64,6 +76,8 @@ class NearBankAluScoreboard {
     Wide before;  // STORE/ADD: the golden burst before it (undone if a reset loses the write)
   };
   Wide& cell(uint32_t bg, uint32_t addr);
+  // The RO bits of register r in this cycle (STATUS, the counters, PARAM_*).
+  std::optional<uint32_t> ro(unsigned r) const;
 
   NearBankAluParams p_;
   Wide (*initial_)(uint32_t, uint32_t, uint64_t);
@@ -77,6 +91,7 @@ class NearBankAluScoreboard {
   std::optional<uint64_t> last_any_;
   std::map<uint32_t, std::pair<uint64_t, bool>> last_bg_;
   std::optional<Pending> last_add_;
+  NearBankAluShadow regs_;
   bool err_ = false;
   Counts n_, total_;
 };

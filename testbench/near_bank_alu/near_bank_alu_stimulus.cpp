@@ -1,49 +1,17 @@
 #include "near_bank_alu_stimulus.h"
 
 #include "fp_reference.h"
+#include "t3/near_bank_alu_regs.h"
 
 namespace t3::tb {
 namespace {
 
 uint64_t ones(unsigned w) { return w >= 64 ? ~uint64_t{0} : (uint64_t{1} << w) - 1; }
 
-uint64_t mix(uint64_t x) {  // splitmix64
-  x += 0x9e3779b97f4a7c15ull;
-  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
-  x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
-  return x ^ (x >> 31);
-}
-
 }  // namespace
 
-Wide nb_initial(uint32_t bg, uint32_t addr, uint64_t seed) {
-  Wide w;
-  const uint64_t k = mix(seed ^ (uint64_t(bg) << 40) ^ addr);
-  for (unsigned i = 0; i < Wide::kWords; ++i) w.w[i] = mix(k + i);
-  return w;
-}
-
-Wide& BankArray::cell(uint32_t bg, uint32_t addr) {
-  auto it = mem_.find({bg, addr});
-  if (it == mem_.end()) {
-    Wide w = nb_initial(bg, addr, seed_);
-    w.truncate(p_.data_w());
-    it = mem_.emplace(std::make_pair(bg, addr), w).first;
-  }
-  return it->second;
-}
-
-void BankArray::after(const NearBankAluOutputs& out) {
-  rdata_ = out.bank_rd ? at(out.bank_rd_bg, out.bank_rd_addr) : Wide{};
-  if (out.bank_wr) {
-    Wide& m = cell(out.bank_wr_bg, out.bank_wr_addr);
-    for (unsigned b = 0; b < p_.burst_bytes; ++b)
-      if (out.bank_wmask.byte(b / 8) >> (b % 8) & 1) m.set_byte(b, out.bank_wdata.byte(b));
-  }
-}
-
 NearBankAluStimulus::NearBankAluStimulus(const NearBankAluParams& p, uint64_t seed, NbTraffic t)
-    : p_(p), seed_(seed), rng_(seed), t_(t), bank_(p, seed) {
+    : p_(p), seed_(seed), rng_(seed), t_(t), bank_(p.burst_bytes, seed) {
   for (unsigned i = 0; i < t_.hot; ++i)
     hot_.push_back({uint32_t(rng_() % p_.bg), uint32_t(rng_() & ones(p_.addr_w))});
 }
@@ -86,10 +54,11 @@ NearBankAluStimulus::Cmd NearBankAluStimulus::random_cmd() {
   return c;
 }
 
-void NearBankAluStimulus::drive(NearBankAluInputs& in) {
+void NearBankAluStimulus::drive(NearBankAluInputs& in, ApbMaster& apb) {
   std::uniform_real_distribution<double> u(0, 1);
   in.bank_rdata = bank_.rdata();
-  in.err_clear = u(rng_) < t_.p_err_clear;
+  if (u(rng_) < t_.p_err_clear && apb.idle())
+    apb.write(T3_NEAR_BANK_ALU_A_CTRL, T3_NEAR_BANK_ALU_R_CTRL_ERR_CLEAR_MASK);
   if (!have_ && !stopping_) {
     if (seq_.empty()) {
       const double r = u(rng_);

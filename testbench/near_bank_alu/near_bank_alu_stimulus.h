@@ -1,10 +1,6 @@
-// Constrained-random traffic for the near-bank ALU, and the DRAM bank array
-// behind it.
-//
-// The bank array answers bank_rd_o with the burst one cycle later (a read and
-// a write of one address in one cycle read the old data) and applies
-// bank_wr_o under its byte mask; every address starts with contents of its
-// own (nb_initial), known to the scoreboard too.
+// Constrained-random traffic for the near-bank ALU, with the DRAM bank array
+// behind it (testbench/common/bank_array.h: every address starts with
+// contents of its own, bank_initial, which the scoreboard knows too).
 //
 // Commands: READ, STORE and ADD of fp16, bf16 and fp32 lanes, now and then a
 // refused one (op 3, or ADD with format 3), over a few hot addresses (so that
@@ -15,39 +11,22 @@
 // every class (cancellation, guard/sticky, exact ties, overflow, subnormals,
 // NaN and inf) meets the adders. Byte masks are mostly full, sometimes random.
 // A refused command may be replaced by another (the controller's queue picks
-// among bank groups), except inside a sequence, which keeps its order.
+// among bank groups), except inside a sequence, which keeps its order. Now
+// and then the error flag is cleared as firmware clears it: a write of
+// CTRL.ERR_CLEAR queued on the register port.
 #pragma once
 
 #include <cstdint>
 #include <deque>
-#include <map>
 #include <random>
 #include <utility>
+#include <vector>
 
+#include "apb_master.h"
+#include "bank_array.h"
 #include "near_bank_alu/near_bank_alu.h"
 
 namespace t3::tb {
-
-// The contents of bank group bg, address addr before any write.
-Wide nb_initial(uint32_t bg, uint32_t addr, uint64_t seed);
-
-class BankArray {
- public:
-  BankArray(const NearBankAluParams& p, uint64_t seed) : p_(p), seed_(seed) {}
-  // What bank_rdata_i carries in this cycle.
-  const Wide& rdata() const { return rdata_; }
-  // After the cycle: answers its read next cycle (with the contents before
-  // its write), then applies its write.
-  void after(const NearBankAluOutputs& out);
-  const Wide& at(uint32_t bg, uint32_t addr) { return cell(bg, addr); }
-
- private:
-  Wide& cell(uint32_t bg, uint32_t addr);
-  NearBankAluParams p_;
-  uint64_t seed_;
-  std::map<std::pair<uint32_t, uint32_t>, Wide> mem_;
-  Wide rdata_;
-};
 
 struct NbTraffic {
   double p_valid = 0.8;     // a command is offered
@@ -59,14 +38,16 @@ struct NbTraffic {
   double p_chain = 0.1;     // 2..6 ADDs to one address, back to back
   double p_full_mask = 0.8;
   double p_hold = 0.6;      // a refused command is offered again
-  double p_err_clear = 0.02;
+  double p_err_clear = 0.02;  // a CTRL.ERR_CLEAR write is queued (bus idle)
 };
 
 class NearBankAluStimulus {
  public:
   NearBankAluStimulus(const NearBankAluParams& p, uint64_t seed, NbTraffic t = {});
 
-  void drive(NearBankAluInputs& in);
+  // This cycle's command and bank data; an error clear goes on apb (queued:
+  // the caller drives the port).
+  void drive(NearBankAluInputs& in, ApbMaster& apb);
   void after(const NearBankAluInputs& in, const NearBankAluOutputs& out);
   // Offers no new command (the bank array still answers).
   void stop() { stopping_ = true; }

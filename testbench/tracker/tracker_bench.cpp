@@ -15,7 +15,7 @@ struct Source {
     t3::tb::program(apb, traffic.config());
   }
   void drive(t3::TrackerInputs& in) {
-    apb.drive(in.apb);
+    apb.drive(in.apb, in.rst_n);
     if (programmed) stim.drive(in);
   }
   void after(const t3::TrackerInputs& in, const t3::TrackerOutputs& out) {

@@ -64,7 +64,7 @@ class Bench {
   // The cycle with the data pins as they are: the register port's next
   // phase, the compare, the scoreboard.
   bool finish_cycle() {
-    apb_.drive(c_.in().apb);
+    apb_.drive(c_.in().apb, c_.in().rst_n);
     const TrackerInputs in = c_.in();
     EXPECT_TRUE(c_.cycle()) << c_.first_mismatch();
     if (auto err = sb_->observe(in, c_.out()))
@@ -698,7 +698,7 @@ TEST(TrackerCosim, ConstrainedRandom) {
               static_cast<unsigned long long>(r.regs.read_only_errors),
               static_cast<unsigned long long>(r.regs.busy_errors),
               static_cast<unsigned long long>(r.regs.intr_cycles));
-  EXPECT_EQ(the_cosim().mismatches(), 0u) << the_cosim().first_mismatch();
+  EXPECT_EQ(the_cosim().failures(), 0u) << the_cosim().first_failure();
   EXPECT_GE(r.cycles, cycles);
   if (cycles < 1000000) return;  // the coverage below needs the full run
   // Coverage: completion, both back-pressures, unusable configurations,

@@ -82,6 +82,7 @@ int sc_main(int argc, char** argv) {
       std::printf("%s%s", kUsage, t3::tb::run_options_help().c_str());
       return 0;
     }
+    if (t3::tb::print_build_info(opt)) return 0;
     if (s.m % s.wg_rows)
       throw std::invalid_argument("--m = " + std::to_string(s.m) + " must be a multiple of 64");
     if (s.n % (s.wg_cols * s.gpus))
@@ -174,7 +175,7 @@ int sc_main(int argc, char** argv) {
   t3::tb::ApbMaster apb;
   auto cycle = [&](uint64_t now) {
     t3::TrackerInputs& in = cosim.in();
-    apb.drive(in.apb);
+    apb.drive(in.apb, in.rst_n);
     if (!cosim.cycle()) ++errors;
     if (auto err = sb.observe(in, cosim.out())) {
       if (++errors <= 5) std::fprintf(stderr, "scoreboard, cycle %llu: %s\n",
@@ -295,14 +296,15 @@ int sc_main(int argc, char** argv) {
               static_cast<unsigned long long>(sb.output_stalls()));
   std::printf("  live entries        at most %llu of %u\n", static_cast<unsigned long long>(max_live),
               p.entries());
-  std::printf("  co-simulation       %llu mismatching outputs between model and RTL\n",
-              static_cast<unsigned long long>(cosim.mismatches()));
+  std::printf("  co-simulation       %llu mismatching outputs between model and RTL, %llu APB protocol violations\n",
+              static_cast<unsigned long long>(cosim.mismatches()),
+              static_cast<unsigned long long>(cosim.apb_violations()));
   std::printf("  scoreboard          %s\n", errors ? "FAILED (see above)"
                                                    : "every tile triggered once, lowest address "
                                                      "(checked on the RTL's outputs, equal to "
                                                      "the model's every cycle)");
   if (!opt.vcd.empty()) std::printf("  waveform            %s\n", opt.vcd.c_str());
-  const bool ok = errors == 0 && cosim.mismatches() == 0 && sb.triggers_seen() == expected;
+  const bool ok = errors == 0 && cosim.failures() == 0 && sb.triggers_seen() == expected;
   std::printf("%s\n", ok ? "PASS" : "FAIL");
   return ok ? 0 : 1;
 }

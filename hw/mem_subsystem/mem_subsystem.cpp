@@ -1,0 +1,270 @@
+#include "mem_subsystem/mem_subsystem.h"
+
+#include <stdexcept>
+
+#include "common/bits.h"
+
+namespace t3 {
+
+// The blocks' parameters that are not the subsystem's: the Tracker's
+// updates-per-element field and the MCA arbiter's counters at their
+// defaults; the arbiter carries no payload of its own (the subsystem holds
+// the request beside its output register), one bit.
+TrackerParams MemSubsystemParams::tracker() const {
+  TrackerParams t;
+  t.sets = sets;
+  t.ways = ways;
+  t.wg_id_w = wg_id_w;
+  t.wf_id_w = wf_id_w;
+  t.addr_w = addr_w;
+  t.cnt_w = cnt_w;
+  t.stat_w = stat_w;
+  return t;
+}
+
+DmaTriggerParams MemSubsystemParams::dma_trigger() const {
+  DmaTriggerParams d;
+  d.entries = entries;
+  d.slots = slots;
+  d.desc_depth = desc_depth;
+  d.addr_w = addr_w;
+  d.wg_id_w = wg_id_w;
+  d.wf_id_w = wf_id_w;
+  d.gpu_w = gpu_w;
+  d.dim_w = dim_w;
+  d.max_burst_log2 = max_burst_log2;
+  d.stat_w = stat_w;
+  return d;
+}
+
+McaArbiterParams MemSubsystemParams::mca_arbiter() const {
+  McaArbiterParams m;
+  m.data_w = 1;
+  m.occ_w = occ_w();
+  m.stat_w = stat_w;
+  return m;
+}
+
+NearBankAluParams MemSubsystemParams::near_bank_alu() const {
+  NearBankAluParams n;
+  n.burst_bytes = burst_bytes;
+  n.bg = bg;
+  n.addr_w = bank_addr_w;
+  n.t_ccds = t_ccds;
+  n.t_ccdl = t_ccdl;
+  n.t_ccdwl = t_ccdwl;
+  n.stat_w = stat_w;
+  return n;
+}
+
+unsigned MemSubsystemParams::occ_w() const { return clog2(uint64_t(queue_depth) + 1); }
+unsigned MemSubsystemParams::bg_w() const { return bg > 1 ? clog2(bg) : 1; }
+unsigned MemSubsystemParams::burst_log2() const { return clog2(burst_bytes); }
+
+void MemSubsystemParams::validate() const {
+  validate_param_ranges(*this, "mem_subsystem");
+  tracker().validate();
+  dma_trigger().validate();
+  mca_arbiter().validate();
+  near_bank_alu().validate();
+}
+
+namespace {
+const MemSubsystemParams& checked(const MemSubsystemParams& p) {
+  p.validate();
+  return p;
+}
+}  // namespace
+
+MemSubsystem::MemSubsystem(const MemSubsystemParams& params)
+    : p_(checked(params)),
+      trk_(p_.tracker()),
+      dma_(p_.dma_trigger()),
+      mca_(p_.mca_arbiter()),
+      nba_(p_.near_bank_alu()),
+      queue_(p_.queue_depth) {}
+
+// A request as a DRAM column command: the burst holding its first byte,
+// interleaved over the bank groups (burst k in bank group k mod BG); the
+// bank array holds 2^BANK_ADDR_W bursts a group, higher address bits alias.
+MemSubsystem::Cmd MemSubsystem::command(const MemRequest& r) const {
+  Cmd c;
+  const uint64_t burst = r.addr >> p_.burst_log2();
+  c.op = r.op;
+  c.fmt = r.fmt;
+  c.bg = uint32_t(burst & (p_.bg - 1));
+  c.addr = uint32_t((burst >> clog2(p_.bg)) & low_mask(p_.bank_addr_w));
+  c.data = r.data;
+  c.mask = r.mask;
+  return c;
+}
+
+// The combinational part of a cycle, in the order the wires depend on each
+// other (rtl/mem_subsystem.sv has the same wires in one always_comb).
+MemSubsystem::Wires MemSubsystem::wires(const MemSubsystemInputs& in) const {
+  Wires w{};
+  w.window = in.apb.paddr >> 12;
+  auto window_apb = [&](MemWindow b) {
+    ApbRequest a = in.apb;
+    a.psel = in.apb.psel && w.window == unsigned(b);
+    a.paddr = in.apb.paddr & (kRegWindowBytes - 1);
+    return a;
+  };
+
+  // The DRAM queue's head to the near-bank ALU.
+  w.nba.rst_n = in.rst_n;
+  w.nba.apb = window_apb(MemWindow::near_bank_alu);
+  w.nba.cmd_valid = count_ > 0;
+  if (count_ > 0) {
+    const Cmd& h = queue_[head_];
+    w.nba.cmd_op = h.op;
+    w.nba.cmd_fmt = h.fmt;
+    w.nba.cmd_bg = h.bg;
+    w.nba.cmd_addr = h.addr;
+    w.nba.cmd_data = h.data;
+    w.nba.cmd_mask = h.mask;
+  }
+  w.nba.bank_rdata = in.bank_rdata;
+  w.nba_o = nba_.eval(w.nba);
+  w.pop = w.nba.cmd_valid && w.nba_o.cmd_ready;
+
+  // The arbiter's output register (its request in pl_) is a registered
+  // output: asked first, before its readies are known.
+  w.mca.rst_n = in.rst_n;
+  w.mca.apb = window_apb(MemWindow::mca_arbiter);
+  w.mca.cmp_valid = in.cmp_valid;
+  w.mca.com_valid = in.com_valid;
+  w.mca.occupancy = count_;
+  w.mca.learn = in.learn;
+  w.mca.drain = in.drain;
+  const bool out_valid = mca_.eval(w.mca).out_valid;
+  const bool queue_full = count_ == p_.queue_depth;
+  const bool write = pl_.op == uint32_t(MemOp::store) || pl_.op == uint32_t(MemOp::add);
+
+  // A write entering the queue is counted by the Tracker, whose triggers
+  // (a registered output) the DMA trigger table takes.
+  w.trk.rst_n = in.rst_n;
+  w.trk.apb = window_apb(MemWindow::tracker);
+  w.trk.in_valid = out_valid && write && !queue_full;
+  w.trk.in_wg_id = pl_.wg;
+  w.trk.in_wf_id = pl_.wf;
+  w.trk.in_addr = pl_.addr;
+  w.trk.in_size = pl_.size;
+  w.trk.in_src = pl_.src;
+  const TrackerOutputs trig = trk_.eval(w.trk);
+  w.dma.rst_n = in.rst_n;
+  w.dma.apb = window_apb(MemWindow::dma_trigger);
+  w.dma.trig_valid = trig.trig_valid;
+  w.dma.trig_wg_id = trig.trig_wg_id;
+  w.dma.trig_wf_id = trig.trig_wf_id;
+  w.dma.trig_addr = trig.trig_addr;
+  w.dma.desc_ready = in.desc_ready;
+  w.dma_o = dma_.eval(w.dma);
+  w.trk.trig_ready = w.dma_o.trig_ready;
+  w.trk_o = trk_.eval(w.trk);
+
+  // The request leaves the arbiter when the queue has room and, for a
+  // write, the Tracker takes it in the same cycle.
+  w.mca.out_ready = !queue_full && (!write || w.trk_o.in_ready);
+  w.mca_o = mca_.eval(w.mca);
+  w.push = w.mca_o.out_valid && w.mca.out_ready;
+  return w;
+}
+
+MemSubsystemOutputs MemSubsystem::eval(const MemSubsystemInputs& in) const {
+  const Wires w = wires(in);
+  MemSubsystemOutputs o;
+  const ApbResponse* sel = nullptr;
+  switch (w.window) {
+    case unsigned(MemWindow::tracker): sel = &w.trk_o.apb; break;
+    case unsigned(MemWindow::dma_trigger): sel = &w.dma_o.apb; break;
+    case unsigned(MemWindow::mca_arbiter): sel = &w.mca_o.apb; break;
+    case unsigned(MemWindow::near_bank_alu): sel = &w.nba_o.apb; break;
+    default: break;
+  }
+  o.apb.pready = true;
+  if (sel) {
+    o.apb.prdata = sel->prdata;
+    o.apb.pslverr = sel->pslverr;
+  } else {
+    o.apb.pslverr = in.apb.access();  // no block's window: an address error
+  }
+  o.intr = w.trk_o.intr || w.dma_o.intr || w.mca_o.intr || w.nba_o.intr;
+  o.cmp_ready = w.mca_o.cmp_ready;
+  o.com_ready = w.mca_o.com_ready;
+  o.rsp_valid = w.nba_o.rsp_valid;
+  o.rsp_data = w.nba_o.rsp_data;
+  o.desc_valid = w.dma_o.desc_valid;
+  o.desc_src = w.dma_o.desc_src;
+  o.desc_dst = w.dma_o.desc_dst;
+  o.desc_gpu = w.dma_o.desc_gpu;
+  o.desc_bytes = w.dma_o.desc_bytes;
+  o.desc_op = w.dma_o.desc_op;
+  o.desc_wg = w.dma_o.desc_wg;
+  o.desc_wf = w.dma_o.desc_wf;
+  o.desc_last = w.dma_o.desc_last;
+  o.bank_rd = w.nba_o.bank_rd;
+  o.bank_rd_bg = w.nba_o.bank_rd_bg;
+  o.bank_rd_addr = w.nba_o.bank_rd_addr;
+  o.bank_wr = w.nba_o.bank_wr;
+  o.bank_wr_bg = w.nba_o.bank_wr_bg;
+  o.bank_wr_addr = w.nba_o.bank_wr_addr;
+  o.bank_wdata = w.nba_o.bank_wdata;
+  o.bank_wmask = w.nba_o.bank_wmask;
+  o.occupancy = count_;
+  return o;
+}
+
+void MemSubsystem::clock(const MemSubsystemInputs& in) {
+  const Wires w = wires(in);
+  trk_.clock(w.trk);
+  dma_.clock(w.dma);
+  mca_.clock(w.mca);
+  nba_.clock(w.nba);
+  if (!in.rst_n) {
+    head_ = count_ = 0;
+    pl_ = MemRequest{};
+    return;
+  }
+  // The request leaving the arbiter joins the queue; the one granted in
+  // this cycle takes its place in the output register.
+  if (w.pop) {
+    head_ = (head_ + 1) % p_.queue_depth;
+    --count_;
+  }
+  if (w.push) {
+    queue_[(head_ + count_) % p_.queue_depth] = command(pl_);
+    ++count_;
+  }
+  if (in.com_valid && w.mca_o.com_ready) {
+    pl_ = in.com;
+  } else if (in.cmp_valid && w.mca_o.cmp_ready) {
+    pl_ = in.cmp;
+    pl_.src = 0;
+  }
+}
+
+RegStatus MemSubsystem::tlm_write(uint32_t offset, uint32_t data) {
+  const uint32_t o = offset & (kRegWindowBytes - 1);
+  switch (offset >> 12) {
+    case unsigned(MemWindow::tracker): return trk_.tlm_write(o, data);
+    case unsigned(MemWindow::dma_trigger): return dma_.tlm_write(o, data);
+    case unsigned(MemWindow::mca_arbiter): return mca_.tlm_write(o, data);
+    case unsigned(MemWindow::near_bank_alu): return nba_.tlm_write(o, data);
+    default: return RegStatus::address_error;
+  }
+}
+
+RegStatus MemSubsystem::tlm_read(uint32_t offset, uint32_t& data) const {
+  const uint32_t o = offset & (kRegWindowBytes - 1);
+  data = 0;
+  switch (offset >> 12) {
+    case unsigned(MemWindow::tracker): return trk_.tlm_read(o, data);
+    case unsigned(MemWindow::dma_trigger): return dma_.tlm_read(o, data);
+    case unsigned(MemWindow::mca_arbiter): return mca_.tlm_read(o, data);
+    case unsigned(MemWindow::near_bank_alu): return nba_.tlm_read(o, data);
+    default: return RegStatus::address_error;
+  }
+}
+
+}  // namespace t3

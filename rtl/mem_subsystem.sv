@@ -1,0 +1,337 @@
+// The memory side of one GPU as T3 builds it (T3 Fig. 9, §4.2-§4.5): the
+// MCA arbiter (rtl/mca_arbiter.sv) picks the compute or the communication
+// stream's request into the DRAM command queue, whose occupancy it watches;
+// a write entering the queue is counted by the Tracker (rtl/tracker.sv),
+// and waits while the Tracker cannot take it; the near-bank ALU
+// (rtl/near_bank_alu.sv) executes the queue's head on the DRAM array
+// (outside: the bank_* pins); the Tracker's triggers feed the DMA trigger
+// table (rtl/dma_trigger.sv), whose burst descriptors leave for the DMA
+// engine. One APB port reaches the four register windows (paddr_i[15:12]:
+// 0 Tracker, 1 DMA trigger table, 2 MCA arbiter, 3 near-bank ALU; any other
+// window answers PSLVERR); intr_o ORs the four interrupts.
+//
+// The C++ cycle model hw/mem_subsystem/mem_subsystem.{h,cpp} is the same
+// composition; testbench/mem_subsystem compares the two every cycle.
+//
+// Parameters: the list is hw/mem_subsystem/mem_subsystem_params.def; the
+// blocks check their ranges at elaboration.
+module mem_subsystem #(
+  parameter int unsigned SETS           = 256,
+  parameter int unsigned WAYS           = 8,
+  parameter int unsigned WG_ID_W        = 12,
+  parameter int unsigned WF_ID_W        = 3,
+  parameter int unsigned ADDR_W         = 48,
+  parameter int unsigned CNT_W          = 16,
+  parameter int unsigned ENTRIES        = 16,
+  parameter int unsigned SLOTS          = 8,
+  parameter int unsigned DESC_DEPTH     = 4,
+  parameter int unsigned GPU_W          = 4,
+  parameter int unsigned DIM_W          = 16,
+  parameter int unsigned MAX_BURST_LOG2 = 12,
+  parameter int unsigned QUEUE_DEPTH    = 32,  // 2..63
+  parameter int unsigned BURST_BYTES    = 32,
+  parameter int unsigned BG             = 4,
+  parameter int unsigned BANK_ADDR_W    = 20,
+  parameter int unsigned T_CCDS         = 1,
+  parameter int unsigned T_CCDL         = 2,
+  parameter int unsigned T_CCDWL        = 4,
+  parameter int unsigned STAT_W         = 32,
+  localparam int unsigned DATA_W  = BURST_BYTES * 8,
+  localparam int unsigned BG_W    = (BG > 1) ? $clog2(BG) : 1,
+  localparam int unsigned OCC_W   = $clog2(QUEUE_DEPTH + 1),
+  localparam int unsigned BYTES_W = MAX_BURST_LOG2 + 1
+) (
+  input  logic                   clk_i,
+  input  logic                   rst_ni,
+
+  // Registers: the four blocks' windows.
+  input  logic                   psel_i,
+  input  logic                   penable_i,
+  input  logic                   pwrite_i,
+  input  logic [15:0]            paddr_i,
+  input  logic [31:0]            pwdata_i,
+  input  logic [3:0]             pstrb_i,
+  output logic [31:0]            prdata_o,
+  output logic                   pready_o,
+  output logic                   pslverr_o,
+  output logic                   intr_o,
+
+  // The compute stream: the local producer's requests.
+  input  logic                   cmp_valid_i,
+  output logic                   cmp_ready_o,
+  input  logic [1:0]             cmp_op_i,     // 0 READ, 1 STORE, 2 ADD (op-and-store)
+  input  logic [1:0]             cmp_fmt_i,    // ADD lanes: 0 fp16, 1 bf16, 2 fp32
+  input  logic [ADDR_W-1:0]      cmp_addr_i,   // the first element's byte address
+  input  logic [DATA_W-1:0]      cmp_data_i,   // the burst holding it
+  input  logic [BURST_BYTES-1:0] cmp_mask_i,   // its bytes written
+  input  logic [WG_ID_W-1:0]     cmp_wg_i,
+  input  logic [WF_ID_W-1:0]     cmp_wf_i,
+  input  logic [CNT_W-1:0]       cmp_size_i,   // elements written
+  // The communication stream: peers' remote stores and DMA updates, the DMA
+  // engine's reads.
+  input  logic                   com_valid_i,
+  output logic                   com_ready_o,
+  input  logic [1:0]             com_op_i,
+  input  logic [1:0]             com_fmt_i,
+  input  logic [ADDR_W-1:0]      com_addr_i,
+  input  logic [DATA_W-1:0]      com_data_i,
+  input  logic [BURST_BYTES-1:0] com_mask_i,
+  input  logic [WG_ID_W-1:0]     com_wg_i,
+  input  logic [WF_ID_W-1:0]     com_wf_i,
+  input  logic [CNT_W-1:0]       com_size_i,
+  input  logic [1:0]             com_src_i,    // 1 remote, 2 DMA (the Tracker counts all alike)
+
+  // READ data, in request order.
+  output logic                   rsp_valid_o,
+  output logic [DATA_W-1:0]      rsp_data_o,
+
+  // Burst descriptors to the DMA engine.
+  output logic                   desc_valid_o,
+  input  logic                   desc_ready_i,
+  output logic [ADDR_W-1:0]      desc_src_o,
+  output logic [ADDR_W-1:0]      desc_dst_o,
+  output logic [GPU_W-1:0]       desc_gpu_o,
+  output logic [BYTES_W-1:0]     desc_bytes_o,
+  output logic                   desc_op_o,
+  output logic [WG_ID_W-1:0]     desc_wg_o,
+  output logic [WF_ID_W-1:0]     desc_wf_o,
+  output logic                   desc_last_o,
+
+  // The DRAM array.
+  output logic                   bank_rd_o,
+  output logic [BG_W-1:0]        bank_rd_bg_o,
+  output logic [BANK_ADDR_W-1:0] bank_rd_addr_o,
+  input  logic [DATA_W-1:0]      bank_rdata_i,
+  output logic                   bank_wr_o,
+  output logic [BG_W-1:0]        bank_wr_bg_o,
+  output logic [BANK_ADDR_W-1:0] bank_wr_addr_o,
+  output logic [DATA_W-1:0]      bank_wdata_o,
+  output logic [BURST_BYTES-1:0] bank_wmask_o,
+
+  input  logic                   learn_i,      // MCA: learn the producer's occupancy
+  input  logic                   drain_i,      // MCA: the producer kernel's boundary
+  output logic [OCC_W-1:0]       occupancy_o   // DRAM queue entries
+);
+
+  if (QUEUE_DEPTH < 2 || QUEUE_DEPTH > 63) begin : g_bad_queue_depth
+    $error("QUEUE_DEPTH = %0d is out of range; allowed: 2..63", QUEUE_DEPTH);
+  end
+  // The near-bank ALU checks this one as its ADDR_W; named as the
+  // subsystem's parameter here.
+  if (BANK_ADDR_W < 1 || BANK_ADDR_W > 32) begin : g_bad_bank_addr_w
+    $error("BANK_ADDR_W = %0d is out of range; allowed: 1..32", BANK_ADDR_W);
+  end
+
+  localparam int unsigned BURST_LOG2 = $clog2(BURST_BYTES);
+  localparam int unsigned QIDX_W     = $clog2(QUEUE_DEPTH);
+  localparam logic [1:0]  OP_STORE = 2'd1, OP_ADD = 2'd2;
+
+  // ------------------------------------------------------------- registers
+  logic [3:0]  win_sel;
+  logic [31:0] prdata [4];
+  logic [3:0]  pready, pslverr, intr;
+  always_comb begin
+    for (int b = 0; b < 4; b++) win_sel[b] = psel_i && paddr_i[15:12] == 4'(b);
+  end
+
+  // ----------------------------------------------------------- the request
+  // The request in the MCA arbiter's output register, loaded with it when a
+  // stream's request is granted (the arbiter itself carries no payload).
+  logic [1:0]             pl_op_q, pl_fmt_q, pl_src_q;
+  logic [ADDR_W-1:0]      pl_addr_q;
+  logic [DATA_W-1:0]      pl_data_q;
+  logic [BURST_BYTES-1:0] pl_mask_q;
+  logic [WG_ID_W-1:0]     pl_wg_q;
+  logic [WF_ID_W-1:0]     pl_wf_q;
+  logic [CNT_W-1:0]       pl_size_q;
+
+  // ------------------------------------------------------ the DRAM queue
+  logic [1:0]             q_op_q   [QUEUE_DEPTH];
+  logic [1:0]             q_fmt_q  [QUEUE_DEPTH];
+  logic [BG_W-1:0]        q_bg_q   [QUEUE_DEPTH];
+  logic [BANK_ADDR_W-1:0] q_addr_q [QUEUE_DEPTH];
+  logic [DATA_W-1:0]      q_data_q [QUEUE_DEPTH];
+  logic [BURST_BYTES-1:0] q_mask_q [QUEUE_DEPTH];
+  logic [QIDX_W-1:0]      head_q, tail;
+  logic [OCC_W-1:0]       count_q;
+
+  logic mca_out_valid, mca_out_ready, mca_cmp_ready, mca_com_ready, mca_out_data, mca_out_src;
+  logic nba_cmd_ready, queue_full, pl_write, push, pop;
+  logic trk_in_valid, trk_in_ready, trig_valid, trig_ready;
+  logic [WG_ID_W-1:0] trig_wg_id;
+  logic [WF_ID_W-1:0] trig_wf_id;
+  logic [ADDR_W-1:0]  trig_addr;
+
+  // Three blocks, not one: the Tracker's in_ready answers trk_in_valid
+  // within the cycle.
+  always_comb begin
+    queue_full   = 32'(count_q) == QUEUE_DEPTH;
+    pl_write     = pl_op_q == OP_STORE || pl_op_q == OP_ADD;
+    trk_in_valid = mca_out_valid && pl_write && !queue_full;
+  end
+
+  always_comb begin
+    // The request leaves the arbiter when the queue has room and, for a
+    // write, the Tracker takes it in the same cycle.
+    mca_out_ready = !queue_full && (!pl_write || trk_in_ready);
+    push          = mca_out_valid && mca_out_ready;
+  end
+
+  always_comb begin
+    pop           = count_q != '0 && nba_cmd_ready;
+    // (head + count) mod QUEUE_DEPTH; the sum stays below twice the depth.
+    tail          = 32'(head_q) + 32'(count_q) >= QUEUE_DEPTH
+                        ? QIDX_W'(32'(head_q) + 32'(count_q) - QUEUE_DEPTH)
+                        : QIDX_W'(32'(head_q) + 32'(count_q));
+  end
+
+  always_ff @(posedge clk_i) begin
+    if (!rst_ni) begin
+      head_q    <= '0;
+      count_q   <= '0;
+      pl_op_q   <= '0;
+      pl_fmt_q  <= '0;
+      pl_src_q  <= '0;
+      pl_addr_q <= '0;
+      pl_data_q <= '0;
+      pl_mask_q <= '0;
+      pl_wg_q   <= '0;
+      pl_wf_q   <= '0;
+      pl_size_q <= '0;
+    end else begin
+      if (pop) head_q <= 32'(head_q) == QUEUE_DEPTH - 1 ? '0 : head_q + 1'b1;
+      count_q <= count_q + OCC_W'(push) - OCC_W'(pop);
+      if (com_valid_i && mca_com_ready) begin
+        pl_op_q   <= com_op_i;
+        pl_fmt_q  <= com_fmt_i;
+        pl_src_q  <= com_src_i;
+        pl_addr_q <= com_addr_i;
+        pl_data_q <= com_data_i;
+        pl_mask_q <= com_mask_i;
+        pl_wg_q   <= com_wg_i;
+        pl_wf_q   <= com_wf_i;
+        pl_size_q <= com_size_i;
+      end else if (cmp_valid_i && mca_cmp_ready) begin
+        pl_op_q   <= cmp_op_i;
+        pl_fmt_q  <= cmp_fmt_i;
+        pl_src_q  <= 2'd0;
+        pl_addr_q <= cmp_addr_i;
+        pl_data_q <= cmp_data_i;
+        pl_mask_q <= cmp_mask_i;
+        pl_wg_q   <= cmp_wg_i;
+        pl_wf_q   <= cmp_wf_i;
+        pl_size_q <= cmp_size_i;
+      end
+    end
+  end
+
+  // The queue's storage keeps no reset: an entry is read only once written.
+  // A request's burst is interleaved over the bank groups (burst k in bank
+  // group k mod BG); higher address bits than the array holds alias.
+  always_ff @(posedge clk_i) begin
+    if (push) begin
+      q_op_q[tail]   <= pl_op_q;
+      q_fmt_q[tail]  <= pl_fmt_q;
+      q_bg_q[tail]   <= BG_W'(pl_addr_q[BURST_LOG2 +: BG_W] & BG_W'(BG - 1));
+      q_addr_q[tail] <= BANK_ADDR_W'(pl_addr_q >> (BURST_LOG2 + $clog2(BG)));
+      q_data_q[tail] <= pl_data_q;
+      q_mask_q[tail] <= pl_mask_q;
+    end
+  end
+
+  // -------------------------------------------------------------- blocks
+  // The blocks' status outputs are in their registers too: left open here.
+  /* verilator lint_off PINCONNECTEMPTY */
+  mca_arbiter #(
+    .DATA_W(1), .OCC_W(OCC_W), .STAT_W(STAT_W)
+  ) u_mca (
+    .clk_i, .rst_ni,
+    .psel_i(win_sel[2]), .penable_i, .pwrite_i, .paddr_i(paddr_i[11:0]), .pwdata_i, .pstrb_i,
+    .prdata_o(prdata[2]), .pready_o(pready[2]), .pslverr_o(pslverr[2]), .intr_o(intr[2]),
+    .cmp_valid_i, .cmp_ready_o(mca_cmp_ready), .cmp_data_i(1'b0),
+    .com_valid_i, .com_ready_o(mca_com_ready), .com_data_i(1'b0),
+    .out_valid_o(mca_out_valid), .out_ready_i(mca_out_ready), .out_data_o(mca_out_data),
+    .out_src_o(mca_out_src),
+    .occupancy_i(count_q), .learn_i, .drain_i,
+    .learn_busy_o(), .learn_avg_o(), .thr_sel_o(), .thr_o(),
+    .stat_grants_cmp_o(), .stat_grants_com_o(), .stat_wait_cmp_o(), .stat_wait_com_o(),
+    .stat_starved_o()
+  );
+
+  tracker #(
+    .SETS(SETS), .WAYS(WAYS), .WG_ID_W(WG_ID_W), .WF_ID_W(WF_ID_W), .ADDR_W(ADDR_W),
+    .CNT_W(CNT_W), .STAT_W(STAT_W)
+  ) u_tracker (
+    .clk_i, .rst_ni,
+    .psel_i(win_sel[0]), .penable_i, .pwrite_i, .paddr_i(paddr_i[11:0]), .pwdata_i, .pstrb_i,
+    .prdata_o(prdata[0]), .pready_o(pready[0]), .pslverr_o(pslverr[0]), .intr_o(intr[0]),
+    .in_valid_i(trk_in_valid), .in_ready_o(trk_in_ready), .in_wg_id_i(pl_wg_q),
+    .in_wf_id_i(pl_wf_q), .in_addr_i(pl_addr_q), .in_size_i(pl_size_q), .in_src_i(pl_src_q),
+    .trig_valid_o(trig_valid), .trig_ready_i(trig_ready), .trig_wg_id_o(trig_wg_id),
+    .trig_wf_id_o(trig_wf_id), .trig_addr_o(trig_addr),
+    .stat_updates_o(), .stat_triggers_o(), .stat_stalls_o(), .stat_untracked_o(), .live_o(),
+    .set_full_o()
+  );
+
+  dma_trigger #(
+    .ENTRIES(ENTRIES), .SLOTS(SLOTS), .DESC_DEPTH(DESC_DEPTH), .ADDR_W(ADDR_W),
+    .WG_ID_W(WG_ID_W), .WF_ID_W(WF_ID_W), .GPU_W(GPU_W), .DIM_W(DIM_W),
+    .MAX_BURST_LOG2(MAX_BURST_LOG2), .STAT_W(STAT_W)
+  ) u_dma (
+    .clk_i, .rst_ni,
+    .psel_i(win_sel[1]), .penable_i, .pwrite_i, .paddr_i(paddr_i[11:0]), .pwdata_i, .pstrb_i,
+    .prdata_o(prdata[1]), .pready_o(pready[1]), .pslverr_o(pslverr[1]), .intr_o(intr[1]),
+    .trig_valid_i(trig_valid), .trig_ready_o(trig_ready), .trig_wg_id_i(trig_wg_id),
+    .trig_wf_id_i(trig_wf_id), .trig_addr_i(trig_addr),
+    .desc_valid_o, .desc_ready_i, .desc_src_o, .desc_dst_o, .desc_gpu_o, .desc_bytes_o,
+    .desc_op_o, .desc_wg_o, .desc_wf_o, .desc_last_o,
+    .tbl_err_o(), .tbl_err_cause_o(), .miss_o(), .miss_wg_o(), .miss_wf_o(), .miss_addr_o(),
+    .stat_triggers_o(), .stat_miss_o(), .stat_descs_o(), .stat_blocks_o(), .stat_stalls_o(),
+    .busy_o()
+  );
+
+  near_bank_alu #(
+    .BURST_BYTES(BURST_BYTES), .BG(BG), .ADDR_W(BANK_ADDR_W), .T_CCDS(T_CCDS),
+    .T_CCDL(T_CCDL), .T_CCDWL(T_CCDWL), .STAT_W(STAT_W)
+  ) u_nba (
+    .clk_i, .rst_ni,
+    .psel_i(win_sel[3]), .penable_i, .pwrite_i, .paddr_i(paddr_i[11:0]), .pwdata_i, .pstrb_i,
+    .prdata_o(prdata[3]), .pready_o(pready[3]), .pslverr_o(pslverr[3]), .intr_o(intr[3]),
+    .cmd_valid_i(count_q != '0), .cmd_ready_o(nba_cmd_ready),
+    .cmd_op_i(q_op_q[head_q]), .cmd_fmt_i(q_fmt_q[head_q]), .cmd_bg_i(q_bg_q[head_q]),
+    .cmd_addr_i(q_addr_q[head_q]), .cmd_data_i(q_data_q[head_q]), .cmd_mask_i(q_mask_q[head_q]),
+    .bg_ready_o(),
+    .bank_rd_o, .bank_rd_bg_o, .bank_rd_addr_o, .bank_rdata_i,
+    .bank_wr_o, .bank_wr_bg_o, .bank_wr_addr_o, .bank_wdata_o, .bank_wmask_o,
+    .rsp_valid_o, .rsp_data_o,
+    .err_o(), .stat_reads_o(), .stat_stores_o(), .stat_adds_o(), .stat_refused_o(),
+    .stat_hazard_stalls_o(), .stat_timing_stalls_o()
+  );
+
+  /* verilator lint_on PINCONNECTEMPTY */
+
+  // ------------------------------------------------------------- outputs
+  always_comb begin
+    prdata_o  = '0;
+    pslverr_o = 1'b0;
+    pready_o  = 1'b1;
+    for (int b = 0; b < 4; b++)
+      if (paddr_i[15:12] == 4'(b)) begin
+        prdata_o  = prdata[b];
+        pslverr_o = pslverr[b];
+        pready_o  = pready[b];
+      end
+    // No block's window: an address error.
+    if (paddr_i[15:14] != 2'b00) pslverr_o = psel_i && penable_i;
+    intr_o = |intr;
+  end
+
+  assign cmp_ready_o = mca_cmp_ready;
+  assign com_ready_o = mca_com_ready;
+  assign occupancy_o = count_q;
+
+  // The arbiter's payload bit and source: the request beside it says both.
+  logic unused_mca;
+  assign unused_mca = mca_out_data ^ mca_out_src;
+
+endmodule

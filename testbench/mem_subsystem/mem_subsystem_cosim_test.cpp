@@ -1,0 +1,331 @@
+// The memory-side subsystem's co-simulation: the C++/SystemC composition of
+// the four blocks' models against the RTL top, every output of every cycle
+// compared (reset cycles included), the end-to-end scoreboard on the RTL's
+// outputs. Every configuration is programmed by the firmware driver itself
+// (firmware/, through testbench/common/cosim_hal.h) over the APB port, as
+// a host would; the traffic is that of GPU g during its part of a
+// collective fused with its producer (mem_subsystem_stimulus.h).
+// Run on either engine: --engine systemc (default) or --engine direct.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <algorithm>
+#include <memory>
+#include <random>
+#include <sstream>
+
+#include "bank_array.h"
+#include "common/bits.h"
+#include "cosim_config.h"
+#include "cosim_hal.h"
+#include "mem_subsystem_scoreboard.h"
+#include "mem_subsystem_stimulus.h"
+#include "t3/dma_trigger_regs.h"
+#include "t3/mca_arbiter_regs.h"
+#include "t3/near_bank_alu_regs.h"
+#include "t3/tracker_regs.h"
+#include "test_cosim.h"
+
+namespace t3::tb {
+namespace {
+
+Cosim<MemSubsystemBlock>& the_cosim() { return shared_cosim<MemSubsystemBlock>(); }
+const MemSubsystemParams& params() { return the_cosim().params(); }
+
+constexpr t3_windows kWin{0x0000, 0x1000, 0x2000, 0x3000};
+
+class Bench {
+ public:
+  explicit Bench(uint64_t seed)
+      : c_(the_cosim()),
+        bank_(params().burst_bytes, seed),
+        sb_(params(), [this](uint64_t cell) {
+          const uint32_t bg_w = clog2(params().bg);
+          return bank_.at(uint32_t(cell & (params().bg - 1)), uint32_t(cell >> bg_w));
+        }) {
+    reset();
+  }
+
+  Cosim<MemSubsystemBlock>& cosim() { return c_; }
+  MemSubsystemScoreboard& sb() { return sb_; }
+  const t3_ctx& ctx() const { return ctx_; }
+
+  // One cycle: the register port's phase, the traffic, the DRAM's data, the
+  // compare and the scoreboard; the register transfer it completed, if any.
+  std::optional<ApbDone> cycle() {
+    MemSubsystemInputs& in = c_.in();
+    apb_.drive(in.apb, in.rst_n);
+    in.bank_rdata = bank_.rdata();
+    if (stim_) {
+      stim_->drive(in);
+    } else {
+      in.cmp_valid = in.com_valid = in.learn = in.drain = false;
+      in.desc_ready = true;
+    }
+    const MemSubsystemInputs seen = in;
+    EXPECT_TRUE(c_.cycle()) << c_.first_mismatch();
+    const MemSubsystemOutputs& out = c_.out();
+    max_occupancy_ = std::max(max_occupancy_, out.occupancy);
+    if (auto err = sb_.observe(seen, out)) ADD_FAILURE() << "cycle " << c_.cycles() - 1 << ": " << *err;
+    if (stim_) stim_->after(seen, out);
+    bank_.after(out);
+    return apb_.after(seen.apb, out.apb);
+  }
+
+  void reset(unsigned n = 2) {
+    c_.in() = MemSubsystemInputs{};
+    apb_.clear();
+    EXPECT_TRUE(c_.reset(n)) << c_.first_mismatch();
+    sb_.reset();
+  }
+
+  // The firmware driver programs ph: probe, the library sequence, commit.
+  int program(const MemPhase& ph) {
+    CosimHal hal(apb_, [this] { return cycle(); });
+    t3_init(&ctx_, &kWin, ph.gpu, ph.gpus);
+    int e = t3_probe(&ctx_);
+    if (!e) e = t3_set_burst(&ctx_, ph.burst_log2);
+    if (!e) e = ph.map(ctx_);
+    if (!e) e = t3_commit(&ctx_);
+    if (!e) sb_.configure(ctx_);
+    return e;
+  }
+
+  // A register read or write through the APB port (no traffic meanwhile).
+  ApbDone access(const ApbTransfer& t) {
+    CosimHal hal(apb_, [this] { return cycle(); });
+    uint32_t v = 0;
+    const int e = t.write ? hal.write32(t.addr, t.data) : hal.read32(t.addr, v);
+    (void)e;
+    return hal.log().back();
+  }
+
+  // The phase's traffic until everything it brings has been sent and read.
+  // Returns the cycles it took.
+  uint64_t run(MemSubsystemStimulus& s, uint64_t limit) {
+    stim_ = &s;
+    const uint64_t start = c_.cycles();
+    auto busy = [&] {
+      return !s.idle() || sb_.tiles_due() > 0 || sb_.reads_due() > 0 || c_.out().occupancy != 0;
+    };
+    // Quiet for a while: the arbiter's output register, the DRAM queue and
+    // the near-bank ALU's pipeline (5 stages, the bank timing) have emptied.
+    unsigned quiet = 0;
+    while (quiet < 32 && c_.cycles() - start < limit && !testing::Test::HasFailure()) {
+      cycle();
+      quiet = busy() ? 0 : quiet + 1;
+    }
+    stim_ = nullptr;
+    EXPECT_FALSE(busy()) << "traffic did not drain in " << limit << " cycles: deadlock ("
+                         << s.describe() << "; " << sb_.tiles_due() << " tiles due, "
+                         << sb_.reads_due() << " reads due, queue " << c_.out().occupancy << ")";
+    if (auto err = sb_.check_drained()) ADD_FAILURE() << *err;
+    return c_.cycles() - start;
+  }
+
+  // The blocks' interrupt state and status, for a failure's message.
+  std::string blocks_report() {
+    std::ostringstream r;
+    const std::pair<const char*, uint32_t> regs[] = {
+        {"tracker INTR_STATE", kWin.tracker + T3_TRACKER_A_INTR_STATE},
+        {"tracker STATUS", kWin.tracker + T3_TRACKER_A_STATUS},
+        {"dma_trigger INTR_STATE", kWin.dma_trigger + T3_DMA_TRIGGER_A_INTR_STATE},
+        {"dma_trigger STATUS", kWin.dma_trigger + T3_DMA_TRIGGER_A_STATUS},
+        {"mca_arbiter INTR_STATE", kWin.mca_arbiter + T3_MCA_ARBITER_A_INTR_STATE},
+        {"mca_arbiter STATUS", kWin.mca_arbiter + T3_MCA_ARBITER_A_STATUS},
+        {"near_bank_alu INTR_STATE", kWin.near_bank_alu + T3_NEAR_BANK_ALU_A_INTR_STATE},
+        {"near_bank_alu STATUS", kWin.near_bank_alu + T3_NEAR_BANK_ALU_A_STATUS}};
+    for (const auto& [name, addr] : regs)
+      r << name << " 0x" << std::hex << access({false, addr, 0, 0}).rdata << std::dec << "; ";
+    return r.str();
+  }
+
+  // Traffic for a number of cycles, then nothing more.
+  void run_for(MemSubsystemStimulus& s, uint64_t cycles) {
+    stim_ = &s;
+    for (uint64_t i = 0; i < cycles && !testing::Test::HasFailure(); ++i) cycle();
+    stim_ = nullptr;
+  }
+
+ private:
+  Cosim<MemSubsystemBlock>& c_;
+  BankArray bank_;
+  MemSubsystemScoreboard sb_;
+  ApbMaster apb_;
+  t3_ctx ctx_{};
+  MemSubsystemStimulus* stim_ = nullptr;
+  uint32_t max_occupancy_ = 0;
+
+ public:
+  uint32_t max_occupancy() const { return max_occupancy_; }
+};
+
+// A phase the driver accepts at both co-simulated builds: fp16, WG tiles of
+// up to 16 x 4 in up to 2 WFs, 2 WG tiles (one column of them) a chunk.
+MemPhase small_phase(Collective coll, uint32_t gpu, uint32_t gpus) {
+  const MemSubsystemParams& p = params();
+  MemPhase ph;
+  ph.coll = coll;
+  ph.gpu = gpu;
+  ph.gpus = gpus;
+  t3_buffer& b = ph.buf;
+  b.elem_bytes = 2;
+  b.wfs_per_wg = std::min(2u, p.ways);
+  b.wg_cols = 2 * b.wfs_per_wg;
+  b.wg_rows = std::min(16u, unsigned(low_mask(p.dim_w)));
+  b.m = 2 * b.wg_rows;
+  b.n = gpus * b.wg_cols;
+  b.addr = 4 * p.burst_bytes;
+  const uint64_t bytes = uint64_t(b.m) * b.n * b.elem_bytes;
+  ph.scratch = b.addr + 2 * bytes;
+  ph.scratch_bytes = 8 * uint64_t(p.burst_bytes);
+  for (uint32_t g = 0; g < gpus; ++g)
+    ph.peer_addr.push_back(g == gpu ? (coll == Collective::all_to_all ? b.addr + bytes : b.addr)
+                                    : (uint64_t(g + 1) << (p.addr_w - 3)));
+  ph.mca = MemPhase::default_mca(p);
+  ph.tiles_per_block = std::min(2u, p.slots);
+  ph.burst_log2 = std::min(5u, p.max_burst_log2);
+  return ph;
+}
+
+uint32_t node_gpus() { return std::min(4u, 1u << params().gpu_w); }
+
+TEST(MemSubsystemCosim, RingReduceScatterOfGpu0SendsEveryTileOnce) {
+  Bench b(test_options().seed);
+  const MemPhase ph = small_phase(Collective::ring_rs, 0, node_gpus());
+  ASSERT_EQ(b.program(ph), T3_OK) << t3_message(&b.ctx());
+  MemSubsystemStimulus s(params(), ph, b.ctx(), MemTraffic{}, test_options().seed);
+  b.run(s, 200000);
+  // Stages 2..N-1 tracked and DMA'd, stage N tracked and kept, stage 1 remote.
+  const uint64_t tiles_per_chunk = 2 * ph.buf.wfs_per_wg;
+  EXPECT_EQ(b.sb().tiles_completed(), (node_gpus() - 1) * tiles_per_chunk);
+  EXPECT_EQ(b.sb().tiles_sent(), (node_gpus() - 2) * tiles_per_chunk);
+  EXPECT_EQ(s.remote_writes(), tiles_per_chunk);
+  EXPECT_GT(b.sb().reads_checked(), 0u);
+  // The blocks' own counts, through the registers.
+  EXPECT_EQ(b.access({false, kWin.tracker + T3_TRACKER_A_STAT_TRIGGERS, 0, 0}).rdata,
+            uint32_t(b.sb().tiles_completed() & low_mask(params().stat_w)));
+  EXPECT_EQ(b.access({false, kWin.dma_trigger + T3_DMA_TRIGGER_A_STAT_MISS, 0, 0}).rdata, 0u);
+}
+
+TEST(MemSubsystemCosim, EveryCollectiveOnEveryGpu) {
+  const uint32_t n = node_gpus();
+  for (Collective coll : {Collective::ring_rs, Collective::direct_rs, Collective::ring_ag,
+                          Collective::all_to_all})
+    for (uint32_t g = 0; g < n; ++g) {
+      SCOPED_TRACE(std::string(to_string(coll)) + " on GPU " + std::to_string(g));
+      Bench b(test_options().seed + g);
+      const MemPhase ph = small_phase(coll, g, n);
+      ASSERT_EQ(b.program(ph), T3_OK) << t3_message(&b.ctx());
+      MemSubsystemStimulus s(params(), ph, b.ctx(), MemTraffic{}, test_options().seed + 7 * g);
+      b.run(s, 200000);
+      EXPECT_GT(s.local_writes() + s.peer_writes(), 0u);
+    }
+}
+
+// One APB port, four windows: each block answers in its own; the rest of the
+// space answers an error; a refused access changes nothing.
+TEST(MemSubsystemCosim, RegisterWindows) {
+  const MemSubsystemParams& p = params();
+  Bench b(test_options().seed);
+  const uint32_t geometry = b.access({false, kWin.tracker + T3_TRACKER_A_PARAM_GEOMETRY, 0, 0}).rdata;
+  EXPECT_EQ((geometry & T3_TRACKER_R_PARAM_GEOMETRY_WAYS_MASK) >> T3_TRACKER_R_PARAM_GEOMETRY_WAYS_SHIFT, p.ways);
+  const uint32_t table = b.access({false, kWin.dma_trigger + T3_DMA_TRIGGER_A_PARAM_TABLE, 0, 0}).rdata;
+  EXPECT_EQ((table & T3_DMA_TRIGGER_R_PARAM_TABLE_ENTRIES_MASK) >> T3_DMA_TRIGGER_R_PARAM_TABLE_ENTRIES_SHIFT,
+            p.entries);
+  EXPECT_TRUE(b.access({false, 0x4000, 0, 0}).err);
+  EXPECT_TRUE(b.access({true, 0xF010, 5, 0xF}).err);
+  EXPECT_TRUE(b.access({true, kWin.tracker + T3_TRACKER_A_STAT_UPDATES, 5, 0xF}).err);
+  EXPECT_FALSE(b.access({true, kWin.tracker + T3_TRACKER_A_BASE_LO, 0x1230, 0xF}).err);
+  EXPECT_EQ(b.access({false, kWin.tracker + T3_TRACKER_A_BASE_LO, 0, 0}).rdata, 0x1230u);
+  EXPECT_TRUE(b.access({false, kWin.dma_trigger + 2, 0, 0}).err);  // not a word
+  EXPECT_TRUE(b.access({false, kWin.near_bank_alu + 0xFFC, 0, 0}).err);  // no register there
+}
+
+// A second collective programmed over the first, without a reset: the
+// driver waits for the blocks to be idle and invalidates the table entries
+// the first left behind.
+TEST(MemSubsystemCosim, ReprogrammedWithoutReset) {
+  Bench b(test_options().seed);
+  const uint32_t n = node_gpus();
+  for (Collective coll : {Collective::ring_rs, Collective::direct_rs, Collective::ring_rs}) {
+    SCOPED_TRACE(to_string(coll));
+    const MemPhase ph = small_phase(coll, n - 1, n);
+    ASSERT_EQ(b.program(ph), T3_OK) << t3_message(&b.ctx());
+    MemSubsystemStimulus s(params(), ph, b.ctx(), MemTraffic{}, test_options().seed + 3);
+    b.run(s, 200000);
+  }
+}
+
+TEST(MemSubsystemCosim, ResetInTheMiddleOfTraffic) {
+  Bench b(test_options().seed);
+  const MemPhase ph = small_phase(Collective::ring_rs, 1, node_gpus());
+  ASSERT_EQ(b.program(ph), T3_OK) << t3_message(&b.ctx());
+  MemSubsystemStimulus s(params(), ph, b.ctx(), MemTraffic{}, test_options().seed);
+  b.run_for(s, 700);
+  b.reset(3);
+  ASSERT_EQ(b.program(ph), T3_OK) << t3_message(&b.ctx());
+  MemSubsystemStimulus again(params(), ph, b.ctx(), MemTraffic{}, test_options().seed + 1);
+  b.run(again, 200000);
+  EXPECT_GT(b.sb().tiles_sent(), 0u);
+}
+
+// Random collectives, GPUs, shapes, formats, block sizes and bursts, phase
+// after phase, sometimes reset in the middle; random readiness of the DMA
+// engine and other traffic throughout.
+TEST(MemSubsystemCosim, ConstrainedRandom) {
+  const RunOptions& opt = test_options();
+  const uint64_t cycles = opt.cycles ? opt.cycles : T3_RANDOM_CYCLES;
+  std::mt19937_64 rng(opt.seed);
+  Bench b(opt.seed);
+  uint64_t phases = 0, resets = 0, tiles = 0, sent = 0, reads = 0, writes = 0;
+  bool seen[4] = {};
+  const uint64_t start = b.cosim().cycles();
+  while (b.cosim().cycles() - start < cycles && !testing::Test::HasFailure()) {
+    const MemPhase ph = MemPhase::random(params(), rng);
+    ASSERT_EQ(b.program(ph), T3_OK) << ph.describe() << ": " << t3_message(&b.ctx());
+    MemTraffic t;
+    t.p_local = 0.5 + 0.5 * std::uniform_real_distribution<double>(0, 1)(rng);
+    t.p_peer = 0.3 + 0.7 * std::uniform_real_distribution<double>(0, 1)(rng);
+    t.p_desc_ready = 0.2 + 0.8 * std::uniform_real_distribution<double>(0, 1)(rng);
+    t.peer_lag = unsigned(rng() % 1000);
+    MemSubsystemStimulus s(params(), ph, b.ctx(), t, rng());
+    const uint64_t tiles0 = b.sb().tiles_completed(), sent0 = b.sb().tiles_sent();
+    if (rng() % 8 == 0) {
+      b.run_for(s, 200 + rng() % 3000);
+      b.reset(1 + unsigned(rng() % 3));
+      ++resets;
+    } else {
+      b.run(s, 2000000);
+    }
+    if (testing::Test::HasFailure()) {
+      ADD_FAILURE() << "in phase " << phases << ": " << ph.describe() << "; " << b.blocks_report();
+      break;
+    }
+    tiles += b.sb().tiles_completed() - tiles0;
+    sent += b.sb().tiles_sent() - sent0;
+    seen[unsigned(ph.coll)] = true;
+    ++phases;
+  }
+  reads = b.sb().reads_checked();
+  writes = b.sb().writes();
+  std::printf("random: %llu cycles, %llu phases (%llu reset in traffic), %llu tiles complete, %llu "
+              "sent, %llu writes, %llu reads checked, DRAM queue up to %u of %u, %llu model/RTL "
+              "mismatches\n",
+              static_cast<unsigned long long>(b.cosim().cycles() - start),
+              static_cast<unsigned long long>(phases), static_cast<unsigned long long>(resets),
+              static_cast<unsigned long long>(tiles), static_cast<unsigned long long>(sent),
+              static_cast<unsigned long long>(writes), static_cast<unsigned long long>(reads),
+              b.max_occupancy(), params().queue_depth,
+              static_cast<unsigned long long>(the_cosim().mismatches()));
+  EXPECT_EQ(the_cosim().failures(), 0u) << the_cosim().first_failure();
+  if (cycles < 1000000) return;  // the coverage below needs the full run
+  for (bool s : seen) EXPECT_TRUE(s) << "a collective never drawn";
+  EXPECT_GT(resets, 0u);
+  EXPECT_GT(sent, 100u);
+  EXPECT_GT(reads, 1000u);
+  EXPECT_EQ(b.max_occupancy(), params().queue_depth) << "the DRAM queue never filled";
+}
+
+}  // namespace
+}  // namespace t3::tb
