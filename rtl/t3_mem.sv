@@ -4,21 +4,20 @@
 // the logic around it (it keeps the t3_mem hierarchy while synthesizing).
 //
 // Here it is built from flops: DEPTH words of WIDTH bits, one write port and
-// one read port.
-// - Write: synchronous. With we_i high at a rising clk_i edge, word waddr_i
-//   takes wdata_i (all WIDTH bits; no write mask).
-// - Read: combinational (asynchronous). rdata_o is word raddr_i as it is in
-//   this cycle, so a word written at an edge reads as its new value from that
-//   edge on, and a read of the word being written in the same cycle returns
-//   the old value. This is what the blocks' flop arrays do today.
+// one read port, both synchronous, as an SRAM macro with a write port and a
+// read port (OpenRAM's 1rw1r macros, the density scripts/synth.py assumes):
+// - Write: with we_i high at a rising clk_i edge, word waddr_i takes wdata_i
+//   (all WIDTH bits; no write mask).
+// - Read: with re_i high at a rising clk_i edge, rdata_o takes word raddr_i
+//   as it was before that edge and holds it until the next read. A read of the
+//   word being written at the same edge returns the old word: a block that
+//   reads what it has just written forwards the new value itself.
 // - An address >= DEPTH (DEPTH not a power of two) writes nothing and reads 0.
-// - No reset: the contents are unknown until written, as in an SRAM. State
-//   that needs a reset value (valid bits) stays in the block's own flops.
-//
-// An SRAM macro reads synchronously (the address registered at an edge, the
-// data after it): swapping one in gives the read one cycle of latency, which
-// the block's pipeline has to absorb. The flop form is what simulation,
-// co-simulation and this flow's area and timing see.
+// - No reset: the contents, and rdata_o until the first read, are unknown, as
+//   in an SRAM; state that needs a reset value (valid bits) stays in the
+//   block's own flops. In simulation (Verilator) they start at 0.
+// The C++ models hold their arrays in t3::Mem (hw/common/t3_mem.h), the same
+// rules, so model and RTL keep the same read latency.
 module t3_mem #(
   parameter int unsigned DEPTH = 2,  // words, 1..65536
   parameter int unsigned WIDTH = 1,  // bits a word, 1..4096
@@ -28,6 +27,7 @@ module t3_mem #(
   input  logic             we_i,
   input  logic [AW-1:0]    waddr_i,
   input  logic [WIDTH-1:0] wdata_i,
+  input  logic             re_i,
   input  logic [AW-1:0]    raddr_i,
   output logic [WIDTH-1:0] rdata_o
 );
@@ -40,11 +40,13 @@ module t3_mem #(
   end
 
   logic [WIDTH-1:0] mem_q [DEPTH];
+  logic [WIDTH-1:0] rdata_q;
 
   always_ff @(posedge clk_i) begin
     if (we_i && 32'(waddr_i) < DEPTH) mem_q[waddr_i] <= wdata_i;
+    if (re_i) rdata_q <= (32'(raddr_i) < DEPTH) ? mem_q[raddr_i] : '0;
   end
 
-  assign rdata_o = (32'(raddr_i) < DEPTH) ? mem_q[raddr_i] : '0;
+  assign rdata_o = rdata_q;
 
 endmodule
