@@ -128,137 +128,70 @@ module dma_trigger_reg_top (
   end
 
   // ---------------------------------------------------------------- read
+  // hit is one-hot (or zero): an OR of each register's value masked by its
+  // hit, a balanced tree, where a chain of ifs would be a priority mux as
+  // deep as the map is long (the read path to prdata_o).
   always_comb begin
     rdata = '0;
-    if (hit[0]) begin
-      rdata[0] = intr_state_tbl_error_q;
-      rdata[1] = intr_state_miss_q;
-    end
-    if (hit[1]) begin
-      rdata[0] = intr_enable_tbl_error_q;
-      rdata[1] = intr_enable_miss_q;
-    end
-    if (hit[3]) begin
-      rdata[0] = ctrl_enable_q;
-    end
-    if (hit[4]) begin
-      rdata[4:0] = burst_log2_q;
-    end
-    if (hit[5]) begin
-      rdata[0] = hw2reg_i.status_cfg_error;
-      rdata[1] = hw2reg_i.status_busy;
-      rdata[2] = hw2reg_i.status_tbl_ready;
-      rdata[3] = hw2reg_i.status_tbl_err;
-      rdata[7:4] = hw2reg_i.status_tbl_err_cause;
-      rdata[8] = hw2reg_i.status_miss;
-    end
-    if (hit[6]) begin
-      rdata[23:0] = hw2reg_i.miss_id_wg;
-      rdata[31:24] = hw2reg_i.miss_id_wf;
-    end
-    if (hit[7]) begin
-      rdata[31:0] = hw2reg_i.miss_addr_lo_addr;
-    end
-    if (hit[8]) begin
-      rdata[31:0] = hw2reg_i.miss_addr_hi_addr;
-    end
-    if (hit[9]) begin
-      rdata[5:0] = tbl_idx_idx_q;
-    end
-    if (hit[10]) begin
-      rdata[31:0] = tbl_src_lo_addr_q;
-    end
-    if (hit[11]) begin
-      rdata[31:0] = tbl_src_hi_addr_q;
-    end
-    if (hit[12]) begin
-      rdata[31:0] = tbl_dst_lo_addr_q;
-    end
-    if (hit[13]) begin
-      rdata[31:0] = tbl_dst_hi_addr_q;
-    end
-    if (hit[14]) begin
-      rdata[0] = tbl_ctrl_valid_q;
-      rdata[2:1] = tbl_ctrl_op_q;
-      rdata[5:4] = tbl_ctrl_elem_log2_q;
-      rdata[15:8] = tbl_ctrl_dst_gpu_q;
-      rdata[21:16] = tbl_ctrl_tiles_per_block_q;
-    end
-    if (hit[15]) begin
-      rdata[23:0] = tbl_m_value_q;
-    end
-    if (hit[16]) begin
-      rdata[23:0] = tbl_n_value_q;
-    end
-    if (hit[17]) begin
-      rdata[23:0] = tbl_tile_rows_value_q;
-    end
-    if (hit[18]) begin
-      rdata[23:0] = tbl_tile_cols_value_q;
-    end
-    if (hit[20]) begin
-      rdata[31:0] = hw2reg_i.tbl_rd_src_lo_addr;
-    end
-    if (hit[21]) begin
-      rdata[31:0] = hw2reg_i.tbl_rd_src_hi_addr;
-    end
-    if (hit[22]) begin
-      rdata[31:0] = hw2reg_i.tbl_rd_dst_lo_addr;
-    end
-    if (hit[23]) begin
-      rdata[31:0] = hw2reg_i.tbl_rd_dst_hi_addr;
-    end
-    if (hit[24]) begin
-      rdata[0] = hw2reg_i.tbl_rd_ctrl_valid;
-      rdata[2:1] = hw2reg_i.tbl_rd_ctrl_op;
-      rdata[5:4] = hw2reg_i.tbl_rd_ctrl_elem_log2;
-      rdata[15:8] = hw2reg_i.tbl_rd_ctrl_dst_gpu;
-      rdata[21:16] = hw2reg_i.tbl_rd_ctrl_tiles_per_block;
-      rdata[29:24] = hw2reg_i.tbl_rd_ctrl_pending;
-    end
-    if (hit[25]) begin
-      rdata[23:0] = hw2reg_i.tbl_rd_m_value;
-    end
-    if (hit[26]) begin
-      rdata[23:0] = hw2reg_i.tbl_rd_n_value;
-    end
-    if (hit[27]) begin
-      rdata[23:0] = hw2reg_i.tbl_rd_tile_rows_value;
-    end
-    if (hit[28]) begin
-      rdata[23:0] = hw2reg_i.tbl_rd_tile_cols_value;
-    end
-    if (hit[29]) begin
-      rdata[31:0] = hw2reg_i.stat_triggers_count;
-    end
-    if (hit[30]) begin
-      rdata[31:0] = hw2reg_i.stat_miss_count;
-    end
-    if (hit[31]) begin
-      rdata[31:0] = hw2reg_i.stat_descs_count;
-    end
-    if (hit[32]) begin
-      rdata[31:0] = hw2reg_i.stat_blocks_count;
-    end
-    if (hit[33]) begin
-      rdata[31:0] = hw2reg_i.stat_stalls_count;
-    end
-    if (hit[34]) begin
-      rdata[6:0] = hw2reg_i.param_table_entries;
-      rdata[13:8] = hw2reg_i.param_table_slots;
-      rdata[21:16] = hw2reg_i.param_table_desc_depth;
-      rdata[28:24] = hw2reg_i.param_table_max_burst_log2;
-    end
-    if (hit[35]) begin
-      rdata[6:0] = hw2reg_i.param_widths_addr_w;
-      rdata[11:8] = hw2reg_i.param_widths_gpu_w;
-      rdata[20:16] = hw2reg_i.param_widths_dim_w;
-      rdata[29:24] = hw2reg_i.param_widths_stat_w;
-    end
-    if (hit[36]) begin
-      rdata[5:0] = hw2reg_i.param_ids_wg_id_w;
-      rdata[12:8] = hw2reg_i.param_ids_wf_id_w;
-    end
+    rdata[0] = rdata[0] | ({1{hit[0]}} & intr_state_tbl_error_q);
+    rdata[1] = rdata[1] | ({1{hit[0]}} & intr_state_miss_q);
+    rdata[0] = rdata[0] | ({1{hit[1]}} & intr_enable_tbl_error_q);
+    rdata[1] = rdata[1] | ({1{hit[1]}} & intr_enable_miss_q);
+    rdata[0] = rdata[0] | ({1{hit[3]}} & ctrl_enable_q);
+    rdata[4:0] = rdata[4:0] | ({5{hit[4]}} & burst_log2_q);
+    rdata[0] = rdata[0] | ({1{hit[5]}} & hw2reg_i.status_cfg_error);
+    rdata[1] = rdata[1] | ({1{hit[5]}} & hw2reg_i.status_busy);
+    rdata[2] = rdata[2] | ({1{hit[5]}} & hw2reg_i.status_tbl_ready);
+    rdata[3] = rdata[3] | ({1{hit[5]}} & hw2reg_i.status_tbl_err);
+    rdata[7:4] = rdata[7:4] | ({4{hit[5]}} & hw2reg_i.status_tbl_err_cause);
+    rdata[8] = rdata[8] | ({1{hit[5]}} & hw2reg_i.status_miss);
+    rdata[23:0] = rdata[23:0] | ({24{hit[6]}} & hw2reg_i.miss_id_wg);
+    rdata[31:24] = rdata[31:24] | ({8{hit[6]}} & hw2reg_i.miss_id_wf);
+    rdata[31:0] = rdata[31:0] | ({32{hit[7]}} & hw2reg_i.miss_addr_lo_addr);
+    rdata[31:0] = rdata[31:0] | ({32{hit[8]}} & hw2reg_i.miss_addr_hi_addr);
+    rdata[5:0] = rdata[5:0] | ({6{hit[9]}} & tbl_idx_idx_q);
+    rdata[31:0] = rdata[31:0] | ({32{hit[10]}} & tbl_src_lo_addr_q);
+    rdata[31:0] = rdata[31:0] | ({32{hit[11]}} & tbl_src_hi_addr_q);
+    rdata[31:0] = rdata[31:0] | ({32{hit[12]}} & tbl_dst_lo_addr_q);
+    rdata[31:0] = rdata[31:0] | ({32{hit[13]}} & tbl_dst_hi_addr_q);
+    rdata[0] = rdata[0] | ({1{hit[14]}} & tbl_ctrl_valid_q);
+    rdata[2:1] = rdata[2:1] | ({2{hit[14]}} & tbl_ctrl_op_q);
+    rdata[5:4] = rdata[5:4] | ({2{hit[14]}} & tbl_ctrl_elem_log2_q);
+    rdata[15:8] = rdata[15:8] | ({8{hit[14]}} & tbl_ctrl_dst_gpu_q);
+    rdata[21:16] = rdata[21:16] | ({6{hit[14]}} & tbl_ctrl_tiles_per_block_q);
+    rdata[23:0] = rdata[23:0] | ({24{hit[15]}} & tbl_m_value_q);
+    rdata[23:0] = rdata[23:0] | ({24{hit[16]}} & tbl_n_value_q);
+    rdata[23:0] = rdata[23:0] | ({24{hit[17]}} & tbl_tile_rows_value_q);
+    rdata[23:0] = rdata[23:0] | ({24{hit[18]}} & tbl_tile_cols_value_q);
+    rdata[31:0] = rdata[31:0] | ({32{hit[20]}} & hw2reg_i.tbl_rd_src_lo_addr);
+    rdata[31:0] = rdata[31:0] | ({32{hit[21]}} & hw2reg_i.tbl_rd_src_hi_addr);
+    rdata[31:0] = rdata[31:0] | ({32{hit[22]}} & hw2reg_i.tbl_rd_dst_lo_addr);
+    rdata[31:0] = rdata[31:0] | ({32{hit[23]}} & hw2reg_i.tbl_rd_dst_hi_addr);
+    rdata[0] = rdata[0] | ({1{hit[24]}} & hw2reg_i.tbl_rd_ctrl_valid);
+    rdata[2:1] = rdata[2:1] | ({2{hit[24]}} & hw2reg_i.tbl_rd_ctrl_op);
+    rdata[5:4] = rdata[5:4] | ({2{hit[24]}} & hw2reg_i.tbl_rd_ctrl_elem_log2);
+    rdata[15:8] = rdata[15:8] | ({8{hit[24]}} & hw2reg_i.tbl_rd_ctrl_dst_gpu);
+    rdata[21:16] = rdata[21:16] | ({6{hit[24]}} & hw2reg_i.tbl_rd_ctrl_tiles_per_block);
+    rdata[29:24] = rdata[29:24] | ({6{hit[24]}} & hw2reg_i.tbl_rd_ctrl_pending);
+    rdata[23:0] = rdata[23:0] | ({24{hit[25]}} & hw2reg_i.tbl_rd_m_value);
+    rdata[23:0] = rdata[23:0] | ({24{hit[26]}} & hw2reg_i.tbl_rd_n_value);
+    rdata[23:0] = rdata[23:0] | ({24{hit[27]}} & hw2reg_i.tbl_rd_tile_rows_value);
+    rdata[23:0] = rdata[23:0] | ({24{hit[28]}} & hw2reg_i.tbl_rd_tile_cols_value);
+    rdata[31:0] = rdata[31:0] | ({32{hit[29]}} & hw2reg_i.stat_triggers_count);
+    rdata[31:0] = rdata[31:0] | ({32{hit[30]}} & hw2reg_i.stat_miss_count);
+    rdata[31:0] = rdata[31:0] | ({32{hit[31]}} & hw2reg_i.stat_descs_count);
+    rdata[31:0] = rdata[31:0] | ({32{hit[32]}} & hw2reg_i.stat_blocks_count);
+    rdata[31:0] = rdata[31:0] | ({32{hit[33]}} & hw2reg_i.stat_stalls_count);
+    rdata[6:0] = rdata[6:0] | ({7{hit[34]}} & hw2reg_i.param_table_entries);
+    rdata[13:8] = rdata[13:8] | ({6{hit[34]}} & hw2reg_i.param_table_slots);
+    rdata[21:16] = rdata[21:16] | ({6{hit[34]}} & hw2reg_i.param_table_desc_depth);
+    rdata[28:24] = rdata[28:24] | ({5{hit[34]}} & hw2reg_i.param_table_max_burst_log2);
+    rdata[6:0] = rdata[6:0] | ({7{hit[35]}} & hw2reg_i.param_widths_addr_w);
+    rdata[11:8] = rdata[11:8] | ({4{hit[35]}} & hw2reg_i.param_widths_gpu_w);
+    rdata[20:16] = rdata[20:16] | ({5{hit[35]}} & hw2reg_i.param_widths_dim_w);
+    rdata[29:24] = rdata[29:24] | ({6{hit[35]}} & hw2reg_i.param_widths_stat_w);
+    rdata[5:0] = rdata[5:0] | ({6{hit[36]}} & hw2reg_i.param_ids_wg_id_w);
+    rdata[12:8] = rdata[12:8] | ({5{hit[36]}} & hw2reg_i.param_ids_wf_id_w);
   end
 
   // ---------------------------------------------------------------- to the core

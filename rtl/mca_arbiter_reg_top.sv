@@ -109,78 +109,41 @@ module mca_arbiter_reg_top (
   end
 
   // ---------------------------------------------------------------- read
+  // hit is one-hot (or zero): an OR of each register's value masked by its
+  // hit, a balanced tree, where a chain of ifs would be a priority mux as
+  // deep as the map is long (the read path to prdata_o).
   always_comb begin
     rdata = '0;
-    if (hit[0]) begin
-      rdata[0] = intr_state_cfg_error_q;
-      rdata[1] = intr_state_starved_q;
-    end
-    if (hit[1]) begin
-      rdata[0] = intr_enable_cfg_error_q;
-      rdata[1] = intr_enable_starved_q;
-    end
-    if (hit[3]) begin
-      rdata[1:0] = ctrl_policy_q;
-      rdata[4] = ctrl_thr_auto_q;
-      rdata[9:8] = ctrl_thr_sel_q;
-    end
-    if (hit[4]) begin
-      rdata[15:0] = thr_level0_occ_q;
-    end
-    if (hit[5]) begin
-      rdata[15:0] = thr_level1_occ_q;
-    end
-    if (hit[6]) begin
-      rdata[15:0] = thr_level2_occ_q;
-    end
-    if (hit[7]) begin
-      rdata[15:0] = auto_bound0_occ_q;
-    end
-    if (hit[8]) begin
-      rdata[15:0] = auto_bound1_occ_q;
-    end
-    if (hit[9]) begin
-      rdata[15:0] = auto_bound2_occ_q;
-    end
-    if (hit[10]) begin
-      rdata[4:0] = learn_log2_q;
-    end
-    if (hit[11]) begin
-      rdata[31:0] = starve_limit_cycles_q;
-    end
-    if (hit[12]) begin
-      rdata[0] = hw2reg_i.status_cfg_error;
-      rdata[1] = hw2reg_i.status_learn_busy;
-      rdata[5:4] = hw2reg_i.status_thr_sel;
-      rdata[31:16] = hw2reg_i.status_thr;
-    end
-    if (hit[13]) begin
-      rdata[15:0] = hw2reg_i.learn_avg_occ;
-    end
-    if (hit[14]) begin
-      rdata[31:0] = hw2reg_i.stat_grants_cmp_count;
-    end
-    if (hit[15]) begin
-      rdata[31:0] = hw2reg_i.stat_grants_com_count;
-    end
-    if (hit[16]) begin
-      rdata[31:0] = hw2reg_i.stat_wait_cmp_count;
-    end
-    if (hit[17]) begin
-      rdata[31:0] = hw2reg_i.stat_wait_com_count;
-    end
-    if (hit[18]) begin
-      rdata[31:0] = hw2reg_i.stat_starved_count;
-    end
-    if (hit[19]) begin
-      rdata[6:0] = hw2reg_i.param_widths_data_w;
-      rdata[12:8] = hw2reg_i.param_widths_occ_w;
-      rdata[21:16] = hw2reg_i.param_widths_cnt_w;
-      rdata[28:24] = hw2reg_i.param_widths_learn_w;
-    end
-    if (hit[20]) begin
-      rdata[5:0] = hw2reg_i.param_stat_stat_w;
-    end
+    rdata[0] = rdata[0] | ({1{hit[0]}} & intr_state_cfg_error_q);
+    rdata[1] = rdata[1] | ({1{hit[0]}} & intr_state_starved_q);
+    rdata[0] = rdata[0] | ({1{hit[1]}} & intr_enable_cfg_error_q);
+    rdata[1] = rdata[1] | ({1{hit[1]}} & intr_enable_starved_q);
+    rdata[1:0] = rdata[1:0] | ({2{hit[3]}} & ctrl_policy_q);
+    rdata[4] = rdata[4] | ({1{hit[3]}} & ctrl_thr_auto_q);
+    rdata[9:8] = rdata[9:8] | ({2{hit[3]}} & ctrl_thr_sel_q);
+    rdata[15:0] = rdata[15:0] | ({16{hit[4]}} & thr_level0_occ_q);
+    rdata[15:0] = rdata[15:0] | ({16{hit[5]}} & thr_level1_occ_q);
+    rdata[15:0] = rdata[15:0] | ({16{hit[6]}} & thr_level2_occ_q);
+    rdata[15:0] = rdata[15:0] | ({16{hit[7]}} & auto_bound0_occ_q);
+    rdata[15:0] = rdata[15:0] | ({16{hit[8]}} & auto_bound1_occ_q);
+    rdata[15:0] = rdata[15:0] | ({16{hit[9]}} & auto_bound2_occ_q);
+    rdata[4:0] = rdata[4:0] | ({5{hit[10]}} & learn_log2_q);
+    rdata[31:0] = rdata[31:0] | ({32{hit[11]}} & starve_limit_cycles_q);
+    rdata[0] = rdata[0] | ({1{hit[12]}} & hw2reg_i.status_cfg_error);
+    rdata[1] = rdata[1] | ({1{hit[12]}} & hw2reg_i.status_learn_busy);
+    rdata[5:4] = rdata[5:4] | ({2{hit[12]}} & hw2reg_i.status_thr_sel);
+    rdata[31:16] = rdata[31:16] | ({16{hit[12]}} & hw2reg_i.status_thr);
+    rdata[15:0] = rdata[15:0] | ({16{hit[13]}} & hw2reg_i.learn_avg_occ);
+    rdata[31:0] = rdata[31:0] | ({32{hit[14]}} & hw2reg_i.stat_grants_cmp_count);
+    rdata[31:0] = rdata[31:0] | ({32{hit[15]}} & hw2reg_i.stat_grants_com_count);
+    rdata[31:0] = rdata[31:0] | ({32{hit[16]}} & hw2reg_i.stat_wait_cmp_count);
+    rdata[31:0] = rdata[31:0] | ({32{hit[17]}} & hw2reg_i.stat_wait_com_count);
+    rdata[31:0] = rdata[31:0] | ({32{hit[18]}} & hw2reg_i.stat_starved_count);
+    rdata[6:0] = rdata[6:0] | ({7{hit[19]}} & hw2reg_i.param_widths_data_w);
+    rdata[12:8] = rdata[12:8] | ({5{hit[19]}} & hw2reg_i.param_widths_occ_w);
+    rdata[21:16] = rdata[21:16] | ({6{hit[19]}} & hw2reg_i.param_widths_cnt_w);
+    rdata[28:24] = rdata[28:24] | ({5{hit[19]}} & hw2reg_i.param_widths_learn_w);
+    rdata[5:0] = rdata[5:0] | ({6{hit[20]}} & hw2reg_i.param_stat_stat_w);
   end
 
   // ---------------------------------------------------------------- to the core

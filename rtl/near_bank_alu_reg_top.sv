@@ -66,46 +66,27 @@ module near_bank_alu_reg_top (
   end
 
   // ---------------------------------------------------------------- read
+  // hit is one-hot (or zero): an OR of each register's value masked by its
+  // hit, a balanced tree, where a chain of ifs would be a priority mux as
+  // deep as the map is long (the read path to prdata_o).
   always_comb begin
     rdata = '0;
-    if (hit[0]) begin
-      rdata[0] = intr_state_refused_q;
-    end
-    if (hit[1]) begin
-      rdata[0] = intr_enable_refused_q;
-    end
-    if (hit[4]) begin
-      rdata[0] = hw2reg_i.status_err;
-    end
-    if (hit[5]) begin
-      rdata[31:0] = hw2reg_i.stat_reads_count;
-    end
-    if (hit[6]) begin
-      rdata[31:0] = hw2reg_i.stat_stores_count;
-    end
-    if (hit[7]) begin
-      rdata[31:0] = hw2reg_i.stat_adds_count;
-    end
-    if (hit[8]) begin
-      rdata[31:0] = hw2reg_i.stat_refused_count;
-    end
-    if (hit[9]) begin
-      rdata[31:0] = hw2reg_i.stat_hazard_stalls_count;
-    end
-    if (hit[10]) begin
-      rdata[31:0] = hw2reg_i.stat_timing_stalls_count;
-    end
-    if (hit[11]) begin
-      rdata[7:0] = hw2reg_i.param_burst_burst_bytes;
-      rdata[12:8] = hw2reg_i.param_burst_bg;
-      rdata[21:16] = hw2reg_i.param_burst_addr_w;
-      rdata[29:24] = hw2reg_i.param_burst_stat_w;
-    end
-    if (hit[12]) begin
-      rdata[3:0] = hw2reg_i.param_timing_t_ccds;
-      rdata[11:8] = hw2reg_i.param_timing_t_ccdl;
-      rdata[19:16] = hw2reg_i.param_timing_t_ccdwl;
-    end
+    rdata[0] = rdata[0] | ({1{hit[0]}} & intr_state_refused_q);
+    rdata[0] = rdata[0] | ({1{hit[1]}} & intr_enable_refused_q);
+    rdata[0] = rdata[0] | ({1{hit[4]}} & hw2reg_i.status_err);
+    rdata[31:0] = rdata[31:0] | ({32{hit[5]}} & hw2reg_i.stat_reads_count);
+    rdata[31:0] = rdata[31:0] | ({32{hit[6]}} & hw2reg_i.stat_stores_count);
+    rdata[31:0] = rdata[31:0] | ({32{hit[7]}} & hw2reg_i.stat_adds_count);
+    rdata[31:0] = rdata[31:0] | ({32{hit[8]}} & hw2reg_i.stat_refused_count);
+    rdata[31:0] = rdata[31:0] | ({32{hit[9]}} & hw2reg_i.stat_hazard_stalls_count);
+    rdata[31:0] = rdata[31:0] | ({32{hit[10]}} & hw2reg_i.stat_timing_stalls_count);
+    rdata[7:0] = rdata[7:0] | ({8{hit[11]}} & hw2reg_i.param_burst_burst_bytes);
+    rdata[12:8] = rdata[12:8] | ({5{hit[11]}} & hw2reg_i.param_burst_bg);
+    rdata[21:16] = rdata[21:16] | ({6{hit[11]}} & hw2reg_i.param_burst_addr_w);
+    rdata[29:24] = rdata[29:24] | ({6{hit[11]}} & hw2reg_i.param_burst_stat_w);
+    rdata[3:0] = rdata[3:0] | ({4{hit[12]}} & hw2reg_i.param_timing_t_ccds);
+    rdata[11:8] = rdata[11:8] | ({4{hit[12]}} & hw2reg_i.param_timing_t_ccdl);
+    rdata[19:16] = rdata[19:16] | ({4{hit[12]}} & hw2reg_i.param_timing_t_ccdwl);
   end
 
   // ---------------------------------------------------------------- to the core

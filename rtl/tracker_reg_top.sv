@@ -96,62 +96,35 @@ module tracker_reg_top (
   end
 
   // ---------------------------------------------------------------- read
+  // hit is one-hot (or zero): an OR of each register's value masked by its
+  // hit, a balanced tree, where a chain of ifs would be a priority mux as
+  // deep as the map is long (the read path to prdata_o).
   always_comb begin
     rdata = '0;
-    if (hit[0]) begin
-      rdata[0] = intr_state_cfg_error_q;
-      rdata[1] = intr_state_set_full_q;
-    end
-    if (hit[1]) begin
-      rdata[0] = intr_enable_cfg_error_q;
-      rdata[1] = intr_enable_set_full_q;
-    end
-    if (hit[3]) begin
-      rdata[0] = ctrl_enable_q;
-    end
-    if (hit[4]) begin
-      rdata[31:0] = base_lo_addr_q;
-    end
-    if (hit[5]) begin
-      rdata[31:0] = base_hi_addr_q;
-    end
-    if (hit[6]) begin
-      rdata[31:0] = limit_lo_addr_q;
-    end
-    if (hit[7]) begin
-      rdata[31:0] = limit_hi_addr_q;
-    end
-    if (hit[8]) begin
-      rdata[23:0] = tile_size_q;
-      rdata[31:24] = tile_updates_per_elem_q;
-    end
-    if (hit[9]) begin
-      rdata[0] = hw2reg_i.status_cfg_error;
-      rdata[1] = hw2reg_i.status_set_full;
-      rdata[31:8] = hw2reg_i.status_live;
-    end
-    if (hit[10]) begin
-      rdata[31:0] = hw2reg_i.stat_updates_count;
-    end
-    if (hit[11]) begin
-      rdata[31:0] = hw2reg_i.stat_triggers_count;
-    end
-    if (hit[12]) begin
-      rdata[31:0] = hw2reg_i.stat_stalls_count;
-    end
-    if (hit[13]) begin
-      rdata[31:0] = hw2reg_i.stat_untracked_count;
-    end
-    if (hit[14]) begin
-      rdata[4:0] = hw2reg_i.param_geometry_sets_log2;
-      rdata[14:8] = hw2reg_i.param_geometry_ways;
-    end
-    if (hit[15]) begin
-      rdata[6:0] = hw2reg_i.param_widths_addr_w;
-      rdata[12:8] = hw2reg_i.param_widths_cnt_w;
-      rdata[19:16] = hw2reg_i.param_widths_upe_w;
-      rdata[29:24] = hw2reg_i.param_widths_stat_w;
-    end
+    rdata[0] = rdata[0] | ({1{hit[0]}} & intr_state_cfg_error_q);
+    rdata[1] = rdata[1] | ({1{hit[0]}} & intr_state_set_full_q);
+    rdata[0] = rdata[0] | ({1{hit[1]}} & intr_enable_cfg_error_q);
+    rdata[1] = rdata[1] | ({1{hit[1]}} & intr_enable_set_full_q);
+    rdata[0] = rdata[0] | ({1{hit[3]}} & ctrl_enable_q);
+    rdata[31:0] = rdata[31:0] | ({32{hit[4]}} & base_lo_addr_q);
+    rdata[31:0] = rdata[31:0] | ({32{hit[5]}} & base_hi_addr_q);
+    rdata[31:0] = rdata[31:0] | ({32{hit[6]}} & limit_lo_addr_q);
+    rdata[31:0] = rdata[31:0] | ({32{hit[7]}} & limit_hi_addr_q);
+    rdata[23:0] = rdata[23:0] | ({24{hit[8]}} & tile_size_q);
+    rdata[31:24] = rdata[31:24] | ({8{hit[8]}} & tile_updates_per_elem_q);
+    rdata[0] = rdata[0] | ({1{hit[9]}} & hw2reg_i.status_cfg_error);
+    rdata[1] = rdata[1] | ({1{hit[9]}} & hw2reg_i.status_set_full);
+    rdata[31:8] = rdata[31:8] | ({24{hit[9]}} & hw2reg_i.status_live);
+    rdata[31:0] = rdata[31:0] | ({32{hit[10]}} & hw2reg_i.stat_updates_count);
+    rdata[31:0] = rdata[31:0] | ({32{hit[11]}} & hw2reg_i.stat_triggers_count);
+    rdata[31:0] = rdata[31:0] | ({32{hit[12]}} & hw2reg_i.stat_stalls_count);
+    rdata[31:0] = rdata[31:0] | ({32{hit[13]}} & hw2reg_i.stat_untracked_count);
+    rdata[4:0] = rdata[4:0] | ({5{hit[14]}} & hw2reg_i.param_geometry_sets_log2);
+    rdata[14:8] = rdata[14:8] | ({7{hit[14]}} & hw2reg_i.param_geometry_ways);
+    rdata[6:0] = rdata[6:0] | ({7{hit[15]}} & hw2reg_i.param_widths_addr_w);
+    rdata[12:8] = rdata[12:8] | ({5{hit[15]}} & hw2reg_i.param_widths_cnt_w);
+    rdata[19:16] = rdata[19:16] | ({4{hit[15]}} & hw2reg_i.param_widths_upe_w);
+    rdata[29:24] = rdata[29:24] | ({6{hit[15]}} & hw2reg_i.param_widths_stat_w);
   end
 
   // ---------------------------------------------------------------- to the core
