@@ -5,7 +5,7 @@
 // The registers drive the core's configuration and show its status; the
 // region and the threshold are locked while a tile is live. Interrupts:
 // CFG_ERROR in every cycle the core refuses its configuration, SET_FULL in
-// every cycle a write waits for a free way.
+// every cycle a write is refused for want of a free way.
 //
 // The C++ model of the same composition is hw/tracker/tracker.h.
 //
@@ -75,7 +75,7 @@ module tracker #(
     .intr_o
   );
 
-  logic cfg_error;
+  logic cfg_error, busy;
 
   tracker_core #(
     .SETS(SETS), .WAYS(WAYS), .WG_ID_W(WG_ID_W), .WF_ID_W(WF_ID_W),
@@ -88,6 +88,7 @@ module tracker #(
     .cfg_tile_size_i        (CNT_W'(reg2hw.tile_size)),
     .cfg_updates_per_elem_i (UPE_W'(reg2hw.tile_updates_per_elem)),
     .cfg_error_o            (cfg_error),
+    .busy_o                 (busy),
     .in_valid_i, .in_ready_o, .in_wg_id_i, .in_wf_id_i, .in_addr_i, .in_size_i, .in_src_i,
     .trig_valid_o, .trig_ready_i, .trig_wg_id_o, .trig_wf_id_o, .trig_addr_o,
     .stat_updates_o, .stat_triggers_o, .stat_stalls_o, .stat_untracked_o, .live_o, .set_full_o
@@ -110,7 +111,7 @@ module tracker #(
     hw2reg.param_widths_cnt_w       = 5'(CNT_W);
     hw2reg.param_widths_upe_w       = 4'(UPE_W);
     hw2reg.param_widths_stat_w      = 6'(STAT_W);
-    hw2reg.busy                     = live_o != '0;
+    hw2reg.busy                     = busy;  // a tile live, or a write in flight towards one
   end
 
   // Register bits above the widths this build's core takes (the fields are

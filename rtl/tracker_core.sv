@@ -4,8 +4,26 @@
 //
 // Organisation: SETS sets indexed by the WG-id LSBs, WAYS ways per set tagged
 // by {WG-id MSBs, WF-id}; an entry holds the lowest address seen and the
-// element-update counter. The lookup, update and trigger decision happen in
-// one cycle, so updates to one entry on consecutive cycles need no bypass.
+// element-update counter. The rows (tag, start address, counter) sit in one
+// t3_mem per way (SETS words each, a synchronous read as an SRAM macro
+// reads); the valid bits, which need a reset, are flops here.
+//
+// Three stages, one write a cycle (docs/blocks/tracker.md, "Pipeline"),
+// behind a register of the configuration and the verdict on it (C):
+//   P   the write is presented; in_ready_o decides from flops only; the set's
+//       rows are read (every presented write, accepted or not).
+//   S1  the rows arrive; forwarded from the two writes not yet in them (wb_q,
+//       being written, and lw_q, written at the last edge); hit, fire, way.
+//       An accepted write's result goes to wb_q; a refused write's to lk_q.
+//   WB  wb_q writes its way's row and valid bit, pushes the trigger into
+//       the output queue, moves live_o.
+// A write is accepted only when it is sure to complete (nothing ever stalls
+// after P): either from flops alone (its set has a free way even if every
+// write in flight takes one, or its tile is known to hold one, and the output
+// queue has room even if every write in flight fires), or, when that cannot
+// be told, from lk_q: the lookup
+// of the same write presented two cycles before, with no write accepted
+// since, which is the exact decision of the one-cycle Tracker.
 //
 // The block firmware programs, rtl/tracker.sv, is this core behind its
 // register block. The C++ cycle model hw/tracker/tracker_core.{h,cpp}
@@ -36,10 +54,13 @@ module tracker_core #(
   input  logic [CNT_W-1:0]  cfg_tile_size_i,  // elements per WF tile
   input  logic [UPE_W-1:0]  cfg_updates_per_elem_i,
   output logic              cfg_error_o,      // enabled with an unusable configuration
+  output logic              busy_o,           // a tile is live or a write is in flight: region and threshold locked
 
   // Observed memory writes. in_ready_o accepts the write presented in this
   // cycle; a refused write leaves no state behind, so the upstream queue may
-  // present another write in the next cycle.
+  // present another write in the next cycle. A write refused because it may
+  // need what is full (a way, the output queue) is decided exactly when it
+  // is presented again two cycles later with nothing accepted in between.
   input  logic              in_valid_i,
   output logic              in_ready_o,
   input  logic [WG_ID_W-1:0] in_wg_id_i,
@@ -66,10 +87,15 @@ module tracker_core #(
 
   localparam int unsigned SET_W   = $clog2(SETS);
   localparam int unsigned TAG_W   = WG_ID_W - SET_W + WF_ID_W;
-  localparam int unsigned ENTRIES = SETS * WAYS;
-  localparam int unsigned IDX_W   = $clog2(ENTRIES);
   localparam int unsigned WAY_W   = (WAYS > 1) ? $clog2(WAYS) : 1;
   localparam int unsigned THR_W   = CNT_W + UPE_W;
+  localparam int unsigned ROW_W   = TAG_W + ADDR_W + CNT_W;  // one way's row in t3_mem
+  localparam int unsigned TQ_N    = 4;                       // trigger output queue (TrackerCore::kTrigQueue)
+  localparam int unsigned TQ_W    = 3;                       // 0..TQ_N
+  localparam int unsigned TRIG_W  = WG_ID_W + WF_ID_W + ADDR_W;
+  localparam int unsigned KN_N    = 8;                       // known live tiles (TrackerCore::kKnown)
+  localparam int unsigned LIM_W   = CNT_W + 1;               // tile_size's limit
+  localparam int unsigned QN_W    = TQ_W + 2;                // the queue's count plus what may come
 
   // ------------------------------------------------- parameter ranges (elaboration)
   if (SETS < 2 || SETS > 65536 || (SETS & (SETS - 1)) != 0) begin : g_bad_sets
@@ -97,140 +123,396 @@ module tracker_core #(
     $error("STAT_W = %0d is out of range; allowed: 1..32", STAT_W);
   end
 
-  // ---------------------------------------------------------------- storage
-  logic [ENTRIES-1:0] valid_q;
-  logic [TAG_W-1:0]   tag_q   [ENTRIES];
-  logic [ADDR_W-1:0]  addr_q  [ENTRIES];
-  logic [CNT_W-1:0]   cnt_q   [ENTRIES];
+  // ------------------------------------------------------------ the state
+  logic [SETS*WAYS-1:0] valid_q;            // entry valid, set s way w at s*WAYS+w (the rows: t3_mem)
+  logic [ROW_W-1:0]     rdata [WAYS];       // the rows of the set read at the last edge
 
-  logic               trig_valid_q;
-  logic [WG_ID_W-1:0] trig_wg_id_q;
-  logic [WF_ID_W-1:0] trig_wf_id_q;
-  logic [ADDR_W-1:0]  trig_addr_q;
+  // S1: the write presented in the last cycle (accepted or a lookup).
+  logic               s1_q, s1_acc_q;
+  logic [SET_W-1:0]   s1_set_q;
+  logic [TAG_W-1:0]   s1_tag_q;
+  logic [WG_ID_W-1:0] s1_wg_q;
+  logic [WF_ID_W-1:0] s1_wf_q;
+  logic [ADDR_W-1:0]  s1_addr_q;
+  logic [CNT_W-1:0]   s1_size_q, s1_rem_q, s1_tile_q;
+  logic [UPE_W-1:0]   s1_upe_q;
+  logic               s1_done_q;            // size >= threshold: fires whatever the count
+  logic [WAYS-1:0]    s1_valid_q;           // the set's valid bits as the read saw them
+  logic [WAYS-1:0]    s1_fwd_lw_q;          // ways lw_q holds for this set (chosen at P)
+  logic               s1_same_q;            // the write ahead in S1 was of this set
+
+  // WB: the result of the accepted write of the last cycle; lw_q the one
+  // written at the last edge (both forwarded into S1).
+  logic               wb_q, wb_chg_q, wb_vnew_q, wb_push_q, wb_alloc_q, wb_free_q;
+  logic [SET_W-1:0]   wb_set_q;
+  logic [WAY_W-1:0]   wb_way_q;
+  logic [ROW_W-1:0]   wb_row_q, lw_row_q;
+  logic [ROW_W-1:0]   wm_row_q;           // wb_row_q for the rows' write port alone (its fanout)
+  logic [SET_W-1:0]   wm_set_q;           // likewise wb_set_q
+  logic               inc_upd_q, inc_stall_q, inc_untr_q;  // the status counters count a cycle late
+  logic [TRIG_W-1:0]  wb_trig_q;
+  logic               lw_vnew_q;          // lw_q's way and set: s1_fwd_lw_q
+
+  // The last lookup of a refused write, and the write it was for.
+  logic               lk_q, lk_hit_q, lk_fire_q, lk_free_q;
+  logic [SET_W-1:0]   lk_set_q;
+  logic [TAG_W-1:0]   lk_tag_q;
+  logic [CNT_W-1:0]   lk_size_q, lk_tile_q;
+  logic [UPE_W-1:0]   lk_upe_q;
+
+  // Tiles known to hold a way, as of the writes S1 has decided: a write of
+  // one needs no free way (it hits, or takes the way its own tile frees).
+  logic [KN_N-1:0]    kn_q;
+  logic [SET_W-1:0]   kn_set_q [KN_N];
+  logic [TAG_W-1:0]   kn_tag_q [KN_N];
+  logic [2:0]         kn_rr_q;
+
+  // Trigger output queue.
+  logic [TRIG_W-1:0]  tq_q [TQ_N];
+  logic [1:0]         tq_head_q;
+  logic [TQ_W-1:0]    tq_cnt_q;
+
   logic [STAT_W-1:0]  stat_updates_q, stat_triggers_q, stat_stalls_q, stat_untracked_q;
   logic [LIVE_W-1:0]  live_q;
 
   // ---------------------------------------------------------- configuration
-  // The rule of TrackerConfig::fault() in hw/tracker/tracker_core.cpp.
-  logic [THR_W-1:0] threshold;
-  logic             tracking;
+  // The configuration is registered here (C, the cycle before P): the core
+  // works on the register block's values of the last cycle and on its
+  // verdict on them, so that neither the threshold's multiplier nor the
+  // 48-bit region check is on in_ready_o's path. The rule is that of
+  // TrackerConfig::fault() in hw/tracker/tracker_core.cpp; a product is 0
+  // when a field is, and reaches 2^CNT_W when tile_size >=
+  // ceil(2^CNT_W / updates_per_elem), a constant for each value of the
+  // narrow field. Only the enable has a reset (a reset edge sees the register
+  // block's values from before it): the rest load at every edge.
+  function automatic logic [LIM_W-1:0] tile_limit(input logic [63:0] upe);
+    logic [63:0] full;
+    full = 64'd1 << CNT_W;
+    tile_limit = LIM_W'((full + upe - 64'd1) / upe);
+  endfunction
+
+  logic               cfg_en_q, fault_q;
+  logic [ADDR_W-1:0]  base_q, limit_q;
+  logic [CNT_W-1:0]   tile_q, thr_q;        // thr_q fits CNT_W whenever tracking
+  logic [UPE_W-1:0]   upe_q;
+  logic [LIM_W-1:0]   tile_lim;
+  logic               thr_zero, thr_wide, tracking;
   always_comb begin
-    threshold   = THR_W'(cfg_tile_size_i) * THR_W'(cfg_updates_per_elem_i);
-    cfg_error_o = cfg_enable_i &&
-                  (threshold == '0 || (threshold >> CNT_W) != '0 || cfg_base_i >= cfg_limit_i);
-    tracking    = cfg_enable_i && !cfg_error_o;
+    tile_lim  = '1;
+    for (int u = 1; u < 2 ** UPE_W; u++)
+      if (32'(cfg_updates_per_elem_i) == u) tile_lim = tile_limit(64'(u));
+    thr_zero  = cfg_tile_size_i == '0 || cfg_updates_per_elem_i == '0;
+    thr_wide  = !thr_zero && {1'b0, cfg_tile_size_i} >= tile_lim;
   end
 
-  // ----------------------------------------------------------------- lookup
-  logic [SET_W-1:0]   set_idx;
-  logic [TAG_W-1:0]   in_tag;
-  logic               tracked;
-  logic               hit, has_free;
-  logic [WAY_W-1:0]   hit_way, free_way;
-  logic [IDX_W-1:0]   set_base, hit_idx, free_idx;
-  logic [CNT_W-1:0]   old_cnt;
-  logic [ADDR_W-1:0]  old_addr, new_addr;
-  logic [CNT_W:0]     sum;
-  logic               fire, out_free, stall, accept;
+  always_ff @(posedge clk_i) begin
+    if (!rst_ni) cfg_en_q <= 1'b0;
+    else         cfg_en_q <= cfg_enable_i;
+  end
+
+  always_ff @(posedge clk_i) begin
+    fault_q  <= thr_zero || thr_wide || cfg_base_i >= cfg_limit_i;
+    base_q   <= cfg_base_i;
+    limit_q  <= cfg_limit_i;
+    tile_q   <= cfg_tile_size_i;
+    upe_q    <= cfg_updates_per_elem_i;
+    thr_q    <= CNT_W'(THR_W'(cfg_tile_size_i) * THR_W'(cfg_updates_per_elem_i));
+  end
 
   always_comb begin
-    set_idx  = in_wg_id_i[SET_W-1:0];
-    in_tag   = {in_wg_id_i[WG_ID_W-1:SET_W], in_wf_id_i};
-    tracked  = in_valid_i && tracking &&
-               in_addr_i >= cfg_base_i && in_addr_i < cfg_limit_i;
+    cfg_error_o = cfg_en_q && fault_q;
+    tracking    = cfg_en_q && !fault_q;
+  end
 
-    hit      = 1'b0;
+  // --------------------------------------------------------------------- P
+  logic [SET_W-1:0] in_set;
+  logic [TAG_W-1:0] in_tag;
+  logic             tracked, pop, s1_other, known, way_ok, out_ok, out_room, fast, lk_match, slow,
+                    accept;
+  logic [WAYS-1:0]  vset, free;
+  logic [QN_W-1:0]  q_next;
+
+  always_comb begin
+    in_set  = in_wg_id_i[SET_W-1:0];
+    in_tag  = {in_wg_id_i[WG_ID_W-1:SET_W], in_wf_id_i};
+    tracked = in_valid_i && tracking && in_addr_i >= base_q && in_addr_i < limit_q;
+
+    // The set's valid bits after the edge (wb_q's change lands at it).
+    vset = valid_q[32'(in_set) * WAYS +: WAYS];
+    if (wb_chg_q && wb_set_q == in_set) vset[wb_way_q] = wb_vnew_q;
+    free = ~vset;
+    // The write in S1 may take a way of this set if it is another tile; one
+    // of the same tile takes at most the way this write would take.
+    s1_other = s1_acc_q && s1_set_q == in_set && s1_tag_q != in_tag;
+    // A known tile keeps its way through the writes in flight, unless the
+    // one in WB (not yet in the list) completes it.
+    known    = 1'b0;
+    for (int k = 0; k < KN_N; k++)
+      if (kn_q[k] && kn_set_q[k] == in_set && kn_tag_q[k] == in_tag) known = 1'b1;
+    if (wb_push_q && wb_set_q == in_set && wb_row_q[ROW_W-1 -: TAG_W] == in_tag) known = 1'b0;
+    way_ok   = known || (s1_other ? (free & (free - 1'b1)) != '0 : free != '0);
+
+    // The output queue after this edge, then room for a trigger from the
+    // write in S1 and from this one, as if the consumer took none.
+    pop      = tq_cnt_q != '0 && trig_ready_i;
+    q_next   = QN_W'(tq_cnt_q) - QN_W'(pop) + QN_W'(wb_push_q);
+    out_ok   = q_next + QN_W'(s1_acc_q) < QN_W'(TQ_N);
+    out_room = q_next < QN_W'(TQ_N);
+    fast     = way_ok && out_ok;
+
+    // The exact decision: this write was looked up, nothing accepted since
+    // (the pipeline is empty), the threshold unchanged.
+    lk_match = lk_q && lk_set_q == in_set && lk_tag_q == in_tag && lk_size_q == in_size_i &&
+               lk_tile_q == tile_q && lk_upe_q == upe_q;
+    slow     = lk_match && (lk_fire_q ? out_room : (lk_hit_q || lk_free_q));
+
+    // Back-pressure, never drop (T3 §4.2.1 sizing makes it rare).
+    in_ready_o = !tracked || fast || slow;
+    set_full_o = tracked && lk_match && !lk_fire_q && !lk_hit_q && !lk_free_q;
+    accept     = tracked && in_ready_o;
+  end
+
+  // -------------------------------------------------------------------- S1
+  // Each way as it is after the edge: wb_q's write lands at it, lw_q's
+  // landed at the last one (the read returned the word before both). Which
+  // way is forwarded is known early (s1_fwd_lw_q from P, wb_way_q a flop);
+  // the compares run on all three candidates at once and the forward picks
+  // among their results, so the path is compare, pick, one-hot select.
+  logic [WAYS-1:0]    v, match, ge, lt, fwd_wb, fwd_lw;
+  logic [TAG_W-1:0]   r_tag  [WAYS];
+  logic [ADDR_W-1:0]  r_addr [WAYS];
+  logic [CNT_W-1:0]   r_cnt  [WAYS];
+  logic [CNT_W:0]     sum    [WAYS];     // count + size, with its carry
+  logic [TAG_W-1:0]   wb_tag, lw_tag;
+  logic [ADDR_W-1:0]  wb_addr, lw_addr;
+  logic [CNT_W-1:0]   wb_cnt, lw_cnt;
+  logic               hit, fire, has_free;
+  logic               wb_match, lw_match, wb_ge, lw_ge, wb_lt, lw_lt;
+  logic [WAY_W-1:0]   hit_way, free_way;
+  logic [CNT_W-1:0]   new_cnt;
+  logic [CNT_W:0]     wb_sum, lw_sum;
+  logic [ADDR_W-1:0]  new_addr;
+
+  always_comb begin
+    {wb_tag, wb_addr, wb_cnt} = wb_row_q;
+    {lw_tag, lw_addr, lw_cnt} = lw_row_q;
+    wb_match = wb_tag == s1_tag_q;
+    lw_match = lw_tag == s1_tag_q;
+    // The new count of a hit (kept only when it does not fire: < 2^CNT_W).
+    wb_sum   = {1'b0, wb_cnt} + {1'b0, s1_size_q};
+    lw_sum   = {1'b0, lw_cnt} + {1'b0, s1_size_q};
+    // count + size >= threshold, as count >= threshold - size, every way
+    // at once (a size reaching the threshold fires whatever the count).
+    wb_ge    = s1_done_q || wb_cnt >= s1_rem_q;
+    lw_ge    = s1_done_q || lw_cnt >= s1_rem_q;
+    wb_lt    = s1_addr_q < wb_addr;
+    lw_lt    = s1_addr_q < lw_addr;
+    for (int w = 0; w < WAYS; w++) begin
+      {r_tag[w], r_addr[w], r_cnt[w]} = rdata[w];
+      fwd_wb[w] = s1_same_q && wb_chg_q && 32'(wb_way_q) == w;
+      fwd_lw[w] = s1_fwd_lw_q[w];
+      v[w]      = fwd_wb[w] ? wb_vnew_q : fwd_lw[w] ? lw_vnew_q : s1_valid_q[w];
+      match[w]  = v[w] && (fwd_wb[w] ? wb_match : fwd_lw[w] ? lw_match : r_tag[w] == s1_tag_q);
+      sum[w]    = fwd_wb[w] ? wb_sum : fwd_lw[w] ? lw_sum : {1'b0, r_cnt[w]} + {1'b0, s1_size_q};
+      ge[w]     = fwd_wb[w] ? wb_ge : fwd_lw[w] ? lw_ge : (s1_done_q || r_cnt[w] >= s1_rem_q);
+      lt[w]     = fwd_wb[w] ? wb_lt : fwd_lw[w] ? lw_lt : s1_addr_q < r_addr[w];
+      if (fwd_lw[w]) r_addr[w] = lw_addr;
+      if (fwd_wb[w]) r_addr[w] = wb_addr;
+    end
+
+    // A tile holds one way at most: the match is one-hot, and the hit's
+    // fields are an AND-OR of the ways, not a priority chain.
+    hit      = match != '0;
     hit_way  = '0;
+    new_cnt  = '0;
+    new_addr = '0;
+    for (int w = 0; w < WAYS; w++) begin
+      if (match[w]) begin
+        hit_way  = hit_way | WAY_W'(w);
+        new_cnt  = new_cnt | CNT_W'(sum[w]);
+        new_addr = new_addr | (lt[w] ? s1_addr_q : r_addr[w]);
+      end
+    end
+    if (!hit) begin
+      new_cnt  = s1_size_q;
+      new_addr = s1_addr_q;
+    end
     has_free = 1'b0;
     free_way = '0;
-    // Highest index first so that the lowest matching/free way wins.
-    set_base = IDX_W'(set_idx) * IDX_W'(WAYS);
+    // Highest index first so that the lowest free way wins.
     for (int w = WAYS - 1; w >= 0; w--) begin
-      if (valid_q[set_base + IDX_W'(w)] && tag_q[set_base + IDX_W'(w)] == in_tag) begin
-        hit     = 1'b1;
-        hit_way = WAY_W'(w);
-      end
-      if (!valid_q[set_base + IDX_W'(w)]) begin
+      if (!v[w]) begin
         has_free = 1'b1;
         free_way = WAY_W'(w);
       end
     end
-    hit_idx  = set_base + IDX_W'(hit_way);
-    free_idx = set_base + IDX_W'(free_way);
-
-    old_cnt  = hit ? cnt_q[hit_idx] : '0;
-    old_addr = hit ? addr_q[hit_idx] : in_addr_i;
-    new_addr = (in_addr_i < old_addr) ? in_addr_i : old_addr;
-    sum      = {1'b0, old_cnt} + {1'b0, in_size_i};
-    fire     = THR_W'(sum) >= threshold;
-
-    // Back-pressure, never drop (T3 §4.2.1 sizing makes both cases rare).
-    out_free   = !trig_valid_q || trig_ready_i;
-    set_full_o = tracked && !fire && !hit && !has_free;
-    stall      = tracked && (fire ? !out_free : (!hit && !has_free));
-    in_ready_o = !stall;
-    accept     = tracked && !stall;
+    fire     = hit ? (match & ge) != '0 : s1_done_q;
   end
 
   // ------------------------------------------------------------------ state
   always_ff @(posedge clk_i) begin
+    // P -> S1: every presented write, for its lookup.
+    s1_set_q   <= in_set;
+    s1_tag_q   <= in_tag;
+    s1_wg_q    <= in_wg_id_i;
+    s1_wf_q    <= in_wf_id_i;
+    s1_addr_q  <= in_addr_i;
+    s1_size_q  <= in_size_i;
+    s1_rem_q   <= thr_q - in_size_i;
+    s1_done_q  <= in_size_i >= thr_q;
+    s1_tile_q  <= tile_q;
+    s1_upe_q   <= upe_q;
+    s1_valid_q <= valid_q[32'(in_set) * WAYS +: WAYS];
+    for (int w = 0; w < WAYS; w++)
+      s1_fwd_lw_q[w] <= rst_ni && wb_chg_q && wb_set_q == in_set && 32'(wb_way_q) == w;
+    s1_same_q  <= s1_set_q == in_set;
+    // S1 -> WB.
+    wb_way_q   <= hit ? hit_way : free_way;
+    wb_set_q   <= s1_set_q;
+    wb_row_q   <= {s1_tag_q, new_addr, new_cnt};
+    // The same word, loaded only when written (so that synthesis keeps it
+    // a register of its own): the write port's wide fanout stays off the
+    // forwarding compares.
+    if (s1_acc_q) wm_row_q <= {s1_tag_q, new_addr, new_cnt};
+    if (s1_acc_q) wm_set_q <= s1_set_q;
+    wb_trig_q  <= {s1_wg_q, s1_wf_q, new_addr};
+    wb_vnew_q  <= !fire;
+    wb_alloc_q <= !hit && !fire;
+    wb_free_q  <= hit && fire;
+    lk_set_q   <= s1_set_q;
+    lk_tag_q   <= s1_tag_q;
+    lk_size_q  <= s1_size_q;
+    lk_tile_q  <= s1_tile_q;
+    lk_upe_q   <= s1_upe_q;
+    lk_hit_q   <= hit;
+    lk_fire_q  <= fire;
+    lk_free_q  <= has_free;
+    lw_row_q   <= wb_row_q;
+    lw_vnew_q  <= wb_vnew_q;
+  end
+
+  always_ff @(posedge clk_i) begin
     if (!rst_ni) begin
-      valid_q <= '0;
-      live_q <= '0;
-    end else if (accept) begin
-      if (fire) begin
-        if (hit) begin
-          valid_q[hit_idx] <= 1'b0;
-          live_q <= live_q - 1'b1;
-        end
-      end else if (hit) begin
-        cnt_q [hit_idx] <= sum[CNT_W-1:0];
-        addr_q[hit_idx] <= new_addr;
-      end else begin
-        valid_q[free_idx] <= 1'b1;
-        tag_q  [free_idx] <= in_tag;
-        cnt_q  [free_idx] <= sum[CNT_W-1:0];
-        addr_q [free_idx] <= in_addr_i;
-        live_q <= live_q + 1'b1;
+      s1_q      <= 1'b0;
+      s1_acc_q  <= 1'b0;
+      wb_q      <= 1'b0;
+      wb_chg_q  <= 1'b0;
+      wb_push_q <= 1'b0;
+      lk_q      <= 1'b0;
+    end else begin
+      s1_q      <= tracked;
+      s1_acc_q  <= accept;
+      wb_q      <= s1_acc_q;
+      // A hit changes its way (count, or freed by firing); a miss that
+      // does not fire takes the free way; a miss that fires takes none.
+      wb_chg_q  <= s1_acc_q && (hit || !fire);
+      wb_push_q <= s1_acc_q && fire;
+      // A lookup holds while nothing is accepted.
+      lk_q      <= s1_q && !s1_acc_q && !accept;
+    end
+  end
+
+  // WB: the valid bits, the trigger queue, the live count.
+  always_ff @(posedge clk_i) begin
+    if (!rst_ni) begin
+      valid_q   <= '0;
+      live_q    <= '0;
+      tq_head_q <= '0;
+      tq_cnt_q  <= '0;
+    end else begin
+      if (wb_chg_q) valid_q[32'(wb_set_q) * WAYS + 32'(wb_way_q)] <= wb_vnew_q;
+      if (wb_q && wb_alloc_q) live_q <= live_q + 1'b1;
+      if (wb_q && wb_free_q)  live_q <= live_q - 1'b1;
+      if (pop) tq_head_q <= tq_head_q + 1'b1;
+      tq_cnt_q <= tq_cnt_q - TQ_W'(pop) + TQ_W'(wb_push_q);
+    end
+  end
+
+  // The known live tiles, at WB (off S1's path): a write that fires forgets
+  // its tile, one that does not makes it known (round-robin replacement).
+  logic [KN_N-1:0] kn_hit;
+  logic [TAG_W-1:0] wb_row_tag;
+  always_comb begin
+    wb_row_tag = wb_row_q[ROW_W-1 -: TAG_W];
+    for (int k = 0; k < KN_N; k++)
+      kn_hit[k] = kn_q[k] && kn_set_q[k] == wb_set_q && kn_tag_q[k] == wb_row_tag;
+  end
+
+  always_ff @(posedge clk_i) begin
+    if (!rst_ni) begin
+      kn_q    <= '0;
+      kn_rr_q <= '0;
+    end else if (wb_q) begin
+      if (wb_push_q) begin
+        kn_q <= kn_q & ~kn_hit;
+      end else if (kn_hit == '0) begin
+        kn_q[kn_rr_q] <= 1'b1;
+        kn_rr_q       <= kn_rr_q + 1'b1;
       end
     end
   end
 
   always_ff @(posedge clk_i) begin
+    if (wb_q && !wb_push_q && kn_hit == '0) begin
+      kn_set_q[kn_rr_q] <= wb_set_q;
+      kn_tag_q[kn_rr_q] <= wb_row_tag;
+    end
+  end
+
+  // The queue's slots are read only while counted: no reset.
+  always_ff @(posedge clk_i) begin
+    if (wb_push_q) tq_q[2'(tq_head_q + 2'(tq_cnt_q))] <= wb_trig_q;
+  end
+
+  always_ff @(posedge clk_i) begin
     if (!rst_ni) begin
-      trig_valid_q     <= 1'b0;
-      trig_wg_id_q     <= '0;
-      trig_wf_id_q     <= '0;
-      trig_addr_q      <= '0;
       stat_updates_q   <= '0;
       stat_triggers_q  <= '0;
       stat_stalls_q    <= '0;
       stat_untracked_q <= '0;
+      inc_upd_q        <= 1'b0;
+      inc_stall_q      <= 1'b0;
+      inc_untr_q       <= 1'b0;
     end else begin
-      if (accept && fire) begin
-        trig_valid_q    <= 1'b1;
-        trig_wg_id_q    <= in_wg_id_i;
-        trig_wf_id_q    <= in_wf_id_i;
-        trig_addr_q     <= new_addr;
-        stat_triggers_q <= stat_triggers_q + 1'b1;
-      end else if (trig_ready_i) begin
-        trig_valid_q    <= 1'b0;
-      end
-      if (accept)                    stat_updates_q   <= stat_updates_q + 1'b1;
-      if (in_valid_i && stall)       stat_stalls_q    <= stat_stalls_q + 1'b1;
-      if (in_valid_i && !tracked)    stat_untracked_q <= stat_untracked_q + 1'b1;
+      // What P decided counts at the next edge, off in_ready_o's path.
+      inc_upd_q   <= accept;
+      inc_stall_q <= in_valid_i && !in_ready_o;
+      inc_untr_q  <= in_valid_i && !tracked;
+      if (wb_push_q)   stat_triggers_q  <= stat_triggers_q + 1'b1;
+      if (inc_upd_q)   stat_updates_q   <= stat_updates_q + 1'b1;
+      if (inc_stall_q) stat_stalls_q    <= stat_stalls_q + 1'b1;
+      if (inc_untr_q)  stat_untracked_q <= stat_untracked_q + 1'b1;
     end
   end
 
-  assign trig_valid_o     = trig_valid_q;
-  assign trig_wg_id_o     = trig_wg_id_q;
-  assign trig_wf_id_o     = trig_wf_id_q;
-  assign trig_addr_o      = trig_addr_q;
+  // ------------------------------------------------------------- the rows
+  // One t3_mem per way: a row is written alone, all ways read at once.
+  for (genvar w = 0; w < WAYS; w++) begin : g_way
+    t3_mem #(.DEPTH(SETS), .WIDTH(ROW_W)) u_rows (
+      .clk_i   (clk_i),
+      .we_i    (rst_ni && wb_chg_q && wb_vnew_q && 32'(wb_way_q) == w),
+      .waddr_i (wm_set_q),
+      .wdata_i (wm_row_q),
+      .re_i    (in_valid_i),
+      .raddr_i (in_set),
+      .rdata_o (rdata[w])
+    );
+  end
+
+  logic [TRIG_W-1:0] tq_head;
+  always_comb begin
+    tq_head = tq_q[tq_head_q];
+    if (tq_cnt_q == '0) tq_head = '0;  // defined outputs while empty
+  end
+
+  assign {trig_wg_id_o, trig_wf_id_o, trig_addr_o} = tq_head;
+  assign trig_valid_o     = tq_cnt_q != '0;
   assign stat_updates_o   = stat_updates_q;
   assign stat_triggers_o  = stat_triggers_q;
   assign stat_stalls_o    = stat_stalls_q;
   assign stat_untracked_o = stat_untracked_q;
   assign live_o           = live_q;
+  assign busy_o           = live_q != '0 || s1_acc_q || wb_q;
 
   // in_src_i is carried for the memory controller and the waveform; the
   // Tracker counts local, remote and DMA writes alike (T3 §4.2.1).

@@ -208,16 +208,17 @@ TEST(MemSubsystem, OneWritesPathAsDocumented) {
   };
   const Row rows[] = {
       {true, 0, false, false},   // 0 the arbiter takes the store into its output register
-      {false, 0, false, false},  // 1 into the queue; the Tracker counts its 8 elements: full
-      {false, 1, false, false},  // 2 the queue's head to the ALU; the trigger to the table
-      {false, 0, false, false},  // 3 the block starts
-      {false, 0, false, false},  // 4 the descriptor into its queue
-      {false, 0, false, true},   // 5 the descriptor leaves
-      {false, 0, false, false},  // 6
-      {false, 0, true, false},   // 7 the ALU writes the burst (5 cycles after taking it)
-      {false, 0, false, false},  // 8
+      {false, 0, false, false},  // 1 into the queue; the Tracker takes it (8 elements)
+      {false, 1, false, false},  // 2 the queue's head to the ALU; the Tracker's lookup: 8 of 8, fires
+      {false, 0, false, false},  // 3 the trigger into the Tracker's output queue
+      {false, 0, false, false},  // 4 the trigger to the table
+      {false, 0, false, false},  // 5 the DMA block starts
+      {false, 0, false, false},  // 6 the descriptor into its queue
+      {false, 0, false, true},   // 7 the descriptor leaves
+      {false, 0, true, false},   // 8 the ALU writes the burst (6 cycles after taking it)
+      {false, 0, false, false},  // 9
   };
-  for (int c = 0; c < 9; ++c) {
+  for (int c = 0; c < 10; ++c) {
     if (c == 0) h.gemm_store();
     const MemSubsystemOutputs o = h.step();
     h.in.cmp_valid = false;

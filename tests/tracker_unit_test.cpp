@@ -1,6 +1,7 @@
 // Unit tests of the Tracker core cycle model's corner cases (no SystemC, no RTL).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <stdexcept>
 
 #include "tracker/tracker_core.h"
@@ -35,6 +36,7 @@ struct Harness {
     t.clock(in);
     in.rst_n = true;
     in.trig_ready = true;
+    t.clock(in);  // the core takes its configuration at an edge after reset
   }
   // Presents a write for one cycle; returns the outputs seen in that cycle.
   TrackerCoreOutputs write(uint32_t wg, uint32_t wf, uint64_t addr, uint32_t size) {
@@ -53,6 +55,19 @@ struct Harness {
     const TrackerCoreOutputs o = t.eval(in);
     t.clock(in);
     return o;
+  }
+  // Presents a write until it is accepted (at most `limit` cycles); returns
+  // the cycles it took (limit + 1 if it never was).
+  unsigned send(uint32_t wg, uint32_t wf, uint64_t addr, uint32_t size, unsigned limit = 10) {
+    for (unsigned n = 1; n <= limit; ++n)
+      if (write(wg, wf, addr, size).in_ready) return n;
+    return limit + 1;
+  }
+  // Two idle cycles: the pipeline's writes reach the outputs (a write
+  // accepted in cycle c shows on trig_valid and live from cycle c + 3).
+  void settle() {
+    idle();
+    idle();
   }
   TrackerCoreOutputs peek() const { return t.eval(in); }
 
@@ -168,10 +183,14 @@ TEST(TrackerParams, TheListIsTheOneSource) {
 TEST(Tracker, CountsUntilTileTimesUpdatesThenFiresOnceAndFrees) {
   Harness h(small_params(), config(4, 2));
   EXPECT_TRUE(h.write(1, 2, 0x1010, 4).in_ready);
+  h.settle();
   EXPECT_EQ(h.peek().live, 1u);
   EXPECT_TRUE(h.write(1, 2, 0x1010, 3).in_ready);
+  h.settle();
   EXPECT_FALSE(h.peek().trig_valid);  // 7 of 8
   h.write(1, 2, 0x1016, 1);           // 8 of 8
+  EXPECT_FALSE(h.peek().trig_valid) << "the trigger is two cycles in the pipeline";
+  h.settle();
   TrackerCoreOutputs o = h.peek();
   EXPECT_TRUE(o.trig_valid);
   EXPECT_EQ(o.trig_wg_id, 1u);
@@ -185,7 +204,10 @@ TEST(Tracker, CountsUntilTileTimesUpdatesThenFiresOnceAndFrees) {
   EXPECT_EQ(h.peek().stat_triggers, 1u);
 }
 
-// The timing table "One tile's life" in docs/blocks/tracker.md, cycle by cycle.
+// The timing table "One tile's life" in docs/blocks/tracker.md, cycle by
+// cycle: four writes on consecutive cycles, each reading the entry the one
+// before it has not written yet (forwarded), the trigger three cycles after
+// the completing write.
 TEST(Tracker, OneTilesLifeAsDocumented) {
   Harness h(small_params(), config(2, 2));
   struct Row {
@@ -194,13 +216,14 @@ TEST(Tracker, OneTilesLifeAsDocumented) {
     uint64_t addr;
     bool trig_ready;
     bool want_trig_valid;
+    uint32_t want_live;  // live_o in this cycle
   };
-  const Row rows[] = {{true, 0, 0x1002, true, false}, {true, 0, 0x1000, true, false},
-                      {true, 2, 0x1000, true, false}, {true, 2, 0x1002, true, false},
-                      {false, 0, 0, false, true},     {false, 0, 0, true, true},
-                      {false, 0, 0, true, false}};
-  const uint32_t live_after[] = {1, 1, 1, 0, 0, 0, 0};
-  for (int c = 0; c < 7; ++c) {
+  const Row rows[] = {{true, 0, 0x1002, true, false, 0}, {true, 0, 0x1000, true, false, 0},
+                      {true, 2, 0x1000, true, false, 0}, {true, 2, 0x1002, true, false, 1},
+                      {false, 0, 0, true, false, 1},     {false, 0, 0, true, false, 1},
+                      {false, 0, 0, false, true, 0},     {false, 0, 0, true, true, 0},
+                      {false, 0, 0, true, false, 0}};
+  for (int c = 0; c < 9; ++c) {
     h.in.in_valid = rows[c].valid;
     h.in.in_wg_id = 5;
     h.in.in_wf_id = 3;
@@ -211,14 +234,60 @@ TEST(Tracker, OneTilesLifeAsDocumented) {
     const TrackerCoreOutputs o = h.t.eval(h.in);
     EXPECT_TRUE(o.in_ready) << "cycle " << c;
     EXPECT_EQ(o.trig_valid, rows[c].want_trig_valid) << "cycle " << c;
+    EXPECT_EQ(o.live, rows[c].want_live) << "cycle " << c;
+    // Counted at the edge after the decision: shown from the second cycle after.
+    EXPECT_EQ(o.stat_updates, uint32_t(std::min(std::max(c - 1, 0), 4))) << "cycle " << c;
     if (o.trig_valid) {
       EXPECT_EQ(o.trig_wg_id, 5u);
       EXPECT_EQ(o.trig_wf_id, 3u);
       EXPECT_EQ(o.trig_addr, 0x1000u);
+      EXPECT_EQ(o.stat_triggers, 1u);
     }
     h.t.clock(h.in);
-    EXPECT_EQ(h.peek().live, live_after[c]) << "after cycle " << c;
   }
+}
+
+// Back-to-back updates to one entry, and to two entries of one set in turn:
+// each write's lookup reads the rows before the one or two writes ahead of it
+// have landed, and takes their results forwarded (wb, then lw). Every write is
+// accepted in its first cycle and counted exactly.
+TEST(Tracker, BackToBackUpdatesToOneEntryAreForwarded) {
+  Harness h(small_params(), config(8, 1));
+  for (int i = 0; i < 8; ++i)
+    EXPECT_TRUE(h.write(2, 1, 0x1000 + 2 * (7 - i), 1).in_ready) << "write " << i;
+  h.settle();
+  TrackerCoreOutputs o = h.peek();
+  EXPECT_TRUE(o.trig_valid);
+  EXPECT_EQ(o.trig_addr, 0x1000u);
+  EXPECT_EQ(o.stat_triggers, 1u);
+  EXPECT_EQ(o.live, 0u);
+  h.idle();
+  // Two tiles of set 2 (WG 2 and WG 6, its 2 ways) alternating: once both
+  // are known to hold their ways (from the third cycle after their first
+  // writes), one write a cycle; before that the first ones wait a cycle or
+  // two (the set looks full to P while the other tile's way is in flight).
+  unsigned cycles = 0;
+  for (int i = 0; i < 7; ++i) {
+    const unsigned a = h.send(2, 0, 0x1100 + i, 1), b = h.send(6, 0, 0x1200 + i, 1);
+    cycles += a + b;
+    if (i >= 2) {
+      EXPECT_EQ(a + b, 2u) << "write " << i;
+    }
+  }
+  EXPECT_LE(cycles, 14u + 3u);
+  h.settle();
+  EXPECT_EQ(h.peek().live, 2u);
+  EXPECT_FALSE(h.peek().trig_valid);
+  EXPECT_EQ(h.send(10, 0, 0x1300, 1), 11u) << "set 2 is full: the third tile waits";
+  EXPECT_TRUE(h.write(10, 0, 0x1300, 1).set_full) << "decided: its set is full";
+  h.in.trig_ready = false;  // keep the trigger to look at it
+  EXPECT_TRUE(h.write(2, 0, 0x10f0, 1).in_ready) << "a tile known to hold a way: at once";
+  EXPECT_LE(h.send(10, 0, 0x1300, 1), 3u) << "a way was freed";
+  h.settle();
+  o = h.peek();
+  EXPECT_EQ(o.stat_triggers, 2u);
+  EXPECT_EQ(o.trig_addr, 0x10f0u);
+  EXPECT_EQ(o.live, 2u);
 }
 
 TEST(Tracker, KeepsTheLowestAddress) {
@@ -227,6 +296,7 @@ TEST(Tracker, KeepsTheLowestAddress) {
   h.write(0, 0, 0x1040, 1);
   h.write(0, 0, 0x10c0, 1);
   h.write(0, 0, 0x1080, 1);
+  h.settle();
   EXPECT_EQ(h.peek().trig_addr, 0x1040u);
 }
 
@@ -234,12 +304,18 @@ TEST(Tracker, TagSeparatesWorkgroupsOfOneSetAndWavefronts) {
   Harness h(small_params(), config(4, 1));
   h.write(1, 0, 0x1000, 3);  // set 1
   h.write(5, 0, 0x1100, 3);  // set 1, other WG-id MSBs
+  h.settle();
   EXPECT_EQ(h.peek().live, 2u);
   // Set 1 holds two ways: WG 1/WF 0 and WG 5/WF 0; WG 1/WF 1 needs a third.
-  const TrackerCoreOutputs o = h.write(1, 1, 0x1200, 1);
-  EXPECT_TRUE(o.set_full);
-  EXPECT_FALSE(o.in_ready);
-  h.write(1, 0, 0x1002, 1);  // hits WG 1/WF 0 alone: 4 of 4
+  // Refused at once (no free way in the valid bits); from its third cycle
+  // the Tracker has looked it up and says why.
+  for (int i = 0; i < 3; ++i) {
+    const TrackerCoreOutputs o = h.write(1, 1, 0x1200, 1);
+    EXPECT_EQ(o.set_full, i == 2) << "cycle " << i;
+    EXPECT_FALSE(o.in_ready);
+  }
+  EXPECT_LE(h.send(1, 0, 0x1002, 1), 3u);  // hits WG 1/WF 0 alone: 4 of 4
+  h.settle();
   EXPECT_EQ(h.peek().trig_wg_id, 1u);
   EXPECT_EQ(h.peek().trig_wf_id, 0u);
   EXPECT_EQ(h.peek().trig_addr, 0x1000u);
@@ -247,53 +323,69 @@ TEST(Tracker, TagSeparatesWorkgroupsOfOneSetAndWavefronts) {
 
 TEST(Tracker, FullSetRefusesAMissButTakesHitsAndCompletions) {
   Harness h(small_params(), config(4, 1));
-  h.write(1, 0, 0x1000, 2);
-  h.write(5, 0, 0x1100, 2);
-  TrackerCoreOutputs o = h.write(9, 0, 0x1200, 2);  // third tile in set 1 (2 ways)
-  EXPECT_FALSE(o.in_ready);
-  EXPECT_TRUE(o.set_full);
-  EXPECT_EQ(h.peek().stat_stalls, 1u);
+  EXPECT_TRUE(h.write(1, 0, 0x1000, 2).in_ready);
+  EXPECT_TRUE(h.write(5, 0, 0x1100, 2).in_ready);  // both ways free: taken at once
+  for (int i = 0; i < 3; ++i) {  // third tile in set 1 (2 ways)
+    const TrackerCoreOutputs o = h.write(9, 0, 0x1200, 2);
+    EXPECT_FALSE(o.in_ready);
+    EXPECT_EQ(o.set_full, i == 2) << "cycle " << i;
+  }
+  h.idle();  // the counters count a cycle after the decision
+  EXPECT_EQ(h.peek().stat_stalls, 3u);
   EXPECT_EQ(h.peek().stat_updates, 2u);
-  // A write that completes a tile on its own needs no way.
-  o = h.write(13, 0, 0x1300, 4);
-  EXPECT_TRUE(o.in_ready);
+  // A write that completes a tile on its own needs no way: taken once the
+  // Tracker has looked it up.
+  EXPECT_EQ(h.send(13, 0, 0x1300, 4), 3u);
   h.idle();
-  // A hit needs no way either; completing WG 1 frees one.
-  EXPECT_TRUE(h.write(1, 0, 0x1004, 2).in_ready);
+  // A hit needs no way either (and a tile known to hold a way goes in at
+  // once); completing WG 1 frees one.
+  EXPECT_EQ(h.send(1, 0, 0x1004, 2), 1u);
   h.idle();
-  EXPECT_TRUE(h.write(9, 0, 0x1200, 2).in_ready);
+  EXPECT_LE(h.send(9, 0, 0x1200, 2), 3u);
+  h.settle();
   EXPECT_EQ(h.peek().live, 2u);
 }
 
 TEST(Tracker, OutputBackPressureRefusesOnlyCompletingWrites) {
   Harness h(small_params(), config(2, 1));
   h.in.trig_ready = false;
-  h.write(0, 0, 0x1000, 2);  // fires into the empty output register
+  // Completing writes fill the output queue while the consumer waits.
+  unsigned cycles = 0;
+  for (unsigned k = 0; k < TrackerCore::kTrigQueue; ++k) cycles += h.send(k, 0, 0x1000, 2);
+  EXPECT_LT(cycles, 2 * TrackerCore::kTrigQueue + 4);
+  h.settle();
   EXPECT_TRUE(h.peek().trig_valid);
-  EXPECT_TRUE(h.write(1, 0, 0x1000, 1).in_ready);  // not completing: accepted
-  EXPECT_FALSE(h.write(1, 0, 0x1000, 1).in_ready); // completing: waits
+  EXPECT_EQ(h.peek().stat_triggers, TrackerCore::kTrigQueue);
+  const uint32_t stalls = h.peek().stat_stalls;
+  EXPECT_EQ(h.send(1, 1, 0x1000, 1), 3u);    // not completing: accepted once decided
+  EXPECT_EQ(h.send(1, 1, 0x1000, 1), 11u);   // completing: waits
   h.in.trig_ready = true;
-  EXPECT_TRUE(h.write(1, 0, 0x1000, 1).in_ready);  // taken and replaced in one cycle
+  EXPECT_TRUE(h.write(1, 1, 0x1000, 1).in_ready);  // one taken: room in the same cycle
+  h.settle();
   TrackerCoreOutputs o = h.peek();
   EXPECT_TRUE(o.trig_valid);
-  EXPECT_EQ(o.trig_wg_id, 1u);
-  EXPECT_EQ(o.stat_triggers, 2u);
-  EXPECT_EQ(o.stat_stalls, 1u);
+  EXPECT_EQ(o.stat_triggers, TrackerCore::kTrigQueue + 1);
+  EXPECT_EQ(o.stat_stalls - stalls, 2u + 10u);
 }
 
 TEST(Tracker, UntrackedWhenOutsideRegionDisabledOrMisconfigured) {
   Harness h(small_params(), config(2, 1));
   EXPECT_TRUE(h.write(0, 0, 0x0fff, 5).in_ready);
   EXPECT_TRUE(h.write(0, 0, 0x2000, 5).in_ready);
+  h.idle();  // the counters count a cycle after the decision
   EXPECT_EQ(h.peek().stat_untracked, 2u);
   EXPECT_EQ(h.peek().live, 0u);
   h.in.cfg.tile_size = 200;
   h.in.cfg.updates_per_elem = 2;  // 400 > 255: does not fit CNT_W = 8
+  EXPECT_FALSE(h.peek().cfg_error) << "the core takes its configuration at the edge";
+  h.idle();
   EXPECT_TRUE(h.peek().cfg_error);
   h.write(0, 0, 0x1000, 1);
   h.in.cfg.enable = false;
+  h.idle();
   EXPECT_FALSE(h.peek().cfg_error);
   h.write(0, 0, 0x1000, 1);
+  h.idle();
   EXPECT_EQ(h.peek().stat_untracked, 4u);
   EXPECT_EQ(h.peek().live, 0u);
 }
@@ -302,6 +394,7 @@ TEST(Tracker, InputsAreTruncatedToTheirPortWidths) {
   Harness h(small_params(), config(4, 1));
   h.write(1 + 64, 0 + 8, 0x1000, 2 + 256);  // wg_id_w 6, wf_id_w 3, cnt_w 8
   h.write(1, 0, 0x1002, 2);
+  h.settle();
   EXPECT_TRUE(h.peek().trig_valid);
   EXPECT_EQ(h.peek().trig_wg_id, 1u);
 }
@@ -311,6 +404,7 @@ TEST(Tracker, StatusCountersWrapAtStatW) {
   p.stat_w = 2;
   Harness h(p, config(2, 1));
   for (int i = 0; i < 5; ++i) h.write(0, 0, 0x0, 1);  // untracked
+  h.idle();
   EXPECT_EQ(h.peek().stat_untracked, 1u);
 }
 
@@ -326,8 +420,12 @@ TEST(Tracker, ResetClearsEntriesTriggerAndCounters) {
   EXPECT_FALSE(o.trig_valid);
   EXPECT_EQ(o.live, 0u);
   EXPECT_EQ(o.stat_updates + o.stat_triggers + o.stat_stalls + o.stat_untracked, 0u);
+  EXPECT_FALSE(o.cfg_error);
+  h.idle();  // tracking is off in the first cycle after reset
   h.write(1, 0, 0x1000, 1);
+  h.settle();
   EXPECT_FALSE(h.peek().trig_valid) << "the entry from before reset must be gone";
+  EXPECT_EQ(h.peek().live, 1u);
 }
 
 }  // namespace

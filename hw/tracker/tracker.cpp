@@ -35,7 +35,7 @@ TrackerHw2Reg TrackerGlue::hw2reg(const Params& p, const TrackerCoreOutputs& o) 
   h.param_widths_cnt_w = p.cnt_w;
   h.param_widths_upe_w = p.upe_w;
   h.param_widths_stat_w = p.stat_w;
-  h.busy = o.live != 0;
+  h.busy = o.busy;  // a tile live, or a write in flight towards one
   return h;
 }
 

@@ -1,5 +1,6 @@
 #include "tracker/tracker_core.h"
 
+#include <algorithm>
 #include <stdexcept>
 
 #include "common/bits.h"
@@ -61,70 +62,118 @@ TrackerCore::TrackerCore(const TrackerParams& params) : p_(params) {
   cnt_mask_ = low_mask(p_.cnt_w);
   upe_mask_ = low_mask(p_.upe_w);
   stat_mask_ = low_mask(p_.stat_w);
-  entries_.resize(p_.entries());
+  ways_mask_ = low_mask(p_.ways);
+  rows_.assign(p_.ways, Mem<Row>(p_.sets));
+  valid_.assign(p_.sets, 0);
 }
 
-// Mirrors the always_comb block of rtl/tracker_core.sv, including its truncation
-// of every input to the port width.
+uint64_t TrackerCore::threshold_of(const TrackerConfig& c) const {
+  return (c.tile_size & cnt_mask_) * (c.updates_per_elem & upe_mask_);
+}
+
+// The P stage of rtl/tracker_core.sv (its first always_comb blocks),
+// including its truncation of every input to the port width.
 TrackerCore::Decision TrackerCore::decide(const TrackerCoreInputs& in) const {
   Decision d{};
-  const uint64_t base = in.cfg.base & addr_mask_;
-  const uint64_t limit = in.cfg.limit & addr_mask_;
-  const uint64_t threshold = (in.cfg.tile_size & cnt_mask_) * (in.cfg.updates_per_elem & upe_mask_);
-  d.cfg_error = in.cfg.enable && in.cfg.fault(p_) != TrackerFault::none;
-  const bool tracking = in.cfg.enable && !d.cfg_error;
+  // The configuration register (C): the register block's values of the last
+  // cycle and the verdict on them.
+  const uint64_t base = cfg_q_.base & addr_mask_;
+  const uint64_t limit = cfg_q_.limit & addr_mask_;
+  d.cfg_error = cfg_q_.enable && fault_q_;
+  const bool tracking = cfg_q_.enable && !fault_q_;
 
   const uint64_t addr = in.in_addr & addr_mask_;
   const uint32_t wg = uint32_t(in.in_wg_id & wg_mask_);
   const uint32_t wf = uint32_t(in.in_wf_id & wf_mask_);
-  const uint32_t size = uint32_t(in.in_size & cnt_mask_);
-  const unsigned set = wg & (p_.sets - 1);
+  d.size = uint32_t(in.in_size & cnt_mask_);
+  d.set = wg & (p_.sets - 1);
   d.tag = ((wg >> p_.set_w()) << p_.wf_id_w) | wf;
+  d.tile = uint32_t(cfg_q_.tile_size & cnt_mask_);
+  d.upe = uint32_t(cfg_q_.updates_per_elem & upe_mask_);
   d.tracked = in.in_valid && tracking && addr >= base && addr < limit;
 
-  const unsigned set_base = set * p_.ways;
-  bool has_free = false;
-  d.hit_idx = set_base;
-  d.free_idx = set_base;
-  for (unsigned w = p_.ways; w-- > 0;) {
-    const Entry& e = entries_[set_base + w];
-    if (e.valid && e.tag == d.tag) {
-      d.hit = true;
-      d.hit_idx = set_base + w;
+  // The set's valid bits after the edge (wb's change lands at it).
+  uint64_t vset = valid_[d.set];
+  if (wb_.chg && wb_.set == d.set)
+    vset = (vset & ~(uint64_t{1} << wb_.way)) | (uint64_t(wb_.vnew) << wb_.way);
+  const uint64_t free = ~vset & ways_mask_;
+  // The write in S1 may take a way of this set if it is another tile.
+  const bool s1_other = s1_.acc && s1_.set == d.set && s1_.tag != d.tag;
+  // A known tile keeps its way through the writes in flight, unless the one
+  // in WB (not yet in the list) completes it.
+  bool known = false;
+  for (const Known& k : kn_) known |= k.valid && k.set == d.set && k.tag == d.tag;
+  if (wb_.push && wb_.set == d.set && wb_.row.tag == d.tag) known = false;
+  const bool way_ok = known || (s1_other ? (free & (free - 1)) != 0 : free != 0);
+  // The output queue after this edge, then room for the triggers of the
+  // write in S1 and of this one, as if the consumer took none.
+  d.pop = tq_cnt_ != 0 && in.trig_ready;
+  const unsigned q_next = tq_cnt_ - unsigned(d.pop) + unsigned(wb_.push);
+  const bool out_ok = q_next + unsigned(s1_.acc) < kTrigQueue;
+  const bool out_room = q_next < kTrigQueue;
+  const bool fast = way_ok && out_ok;
+  // The exact decision from the lookup of this very write (nothing accepted
+  // since), under the same threshold fields.
+  const bool lk_match = lk_.valid && lk_.set == d.set && lk_.tag == d.tag && lk_.size == d.size &&
+                        lk_.tile == d.tile && lk_.upe == d.upe;
+  const bool slow = lk_match && (lk_.fire ? out_room : (lk_.hit || lk_.free));
+
+  d.in_ready = !d.tracked || fast || slow;
+  d.set_full = d.tracked && lk_match && !lk_.fire && !lk_.hit && !lk_.free;
+  d.accept = d.tracked && d.in_ready;
+  return d;
+}
+
+// The S1 stage: the rows read at the last edge, each way as it is after this
+// edge (lw's write landed at the last one, wb's lands at this one).
+TrackerCore::S1Result TrackerCore::lookup() const {
+  S1Result r{};
+  r.new_addr = s1_.addr;
+  uint32_t old_cnt = 0;
+  uint64_t old_addr = s1_.addr;
+  bool hit_seen = false, free_seen = false;
+  unsigned hit_way = 0, free_way = 0;
+  for (unsigned w = 0; w < p_.ways; ++w) {
+    bool v = (s1_.vset >> w) & 1;
+    Row row = rows_[w].rdata();
+    if (lw_.chg && lw_.set == s1_.set && lw_.way == w) {
+      v = lw_.vnew;
+      row = lw_.row;
     }
-    if (!e.valid) {
-      has_free = true;
-      d.free_idx = set_base + w;
+    if (wb_.chg && wb_.set == s1_.set && wb_.way == w) {
+      v = wb_.vnew;
+      row = wb_.row;
+    }
+    if (v && row.tag == s1_.tag && !hit_seen) {
+      hit_seen = true;
+      hit_way = w;
+      old_cnt = row.cnt;
+      old_addr = row.addr;
+    }
+    if (!v && !free_seen) {
+      free_seen = true;
+      free_way = w;
     }
   }
-  const uint32_t old_cnt = d.hit ? entries_[d.hit_idx].cnt : 0;
-  const uint64_t old_addr = d.hit ? entries_[d.hit_idx].addr : addr;
-  d.new_addr = addr < old_addr ? addr : old_addr;
-  d.sum = old_cnt + size;  // < 2^(CNT_W+1): old_cnt < threshold < 2^CNT_W
-  d.fire = d.sum >= threshold;
-
-  const bool out_free = !trig_valid_ || in.trig_ready;
-  d.set_full = d.tracked && !d.fire && !d.hit && !has_free;
-  d.stall = d.tracked && (d.fire ? !out_free : (!d.hit && !has_free));
-  d.accept = d.tracked && !d.stall;
-  return d;
+  r.hit = hit_seen;
+  r.has_free = free_seen;
+  r.way = hit_seen ? hit_way : free_way;
+  // count + size >= threshold, as the RTL computes it: count >= threshold - size.
+  r.fire = hit_seen ? (s1_.done || old_cnt >= s1_.rem) : s1_.done;
+  r.sum = uint32_t((old_cnt + s1_.size) & cnt_mask_);
+  r.new_addr = s1_.addr < old_addr ? s1_.addr : old_addr;
+  return r;
 }
 
 TrackerCoreOutputs TrackerCore::eval(const TrackerCoreInputs& in) const {
   return outputs(decide(in));
 }
 
-void TrackerCore::clock(const TrackerCoreInputs& in) {
-  apply(in, in.rst_n ? decide(in) : Decision{});
-}
+void TrackerCore::clock(const TrackerCoreInputs& in) { apply(in, decide(in)); }
 
 TrackerCoreOutputs TrackerCore::step(const TrackerCoreInputs& in) {
-  if (!in.rst_n) {
-    clock(in);
-    return TrackerCoreOutputs{};
-  }
   const Decision d = decide(in);
-  const TrackerCoreOutputs o = outputs(d);
+  const TrackerCoreOutputs o = in.rst_n ? outputs(d) : TrackerCoreOutputs{};
   apply(in, d);
   return o;
 }
@@ -132,55 +181,137 @@ TrackerCoreOutputs TrackerCore::step(const TrackerCoreInputs& in) {
 TrackerCoreOutputs TrackerCore::outputs(const Decision& d) const {
   TrackerCoreOutputs o;
   o.cfg_error = d.cfg_error;
-  o.in_ready = !d.stall;
+  o.in_ready = d.in_ready;
   o.set_full = d.set_full;
-  o.trig_valid = trig_valid_;
-  o.trig_wg_id = trig_wg_id_;
-  o.trig_wf_id = trig_wf_id_;
-  o.trig_addr = trig_addr_;
+  o.trig_valid = tq_cnt_ != 0;
+  if (o.trig_valid) {  // 0 while empty, as the RTL drives them
+    const Trig& t = tq_[tq_head_];
+    o.trig_wg_id = t.wg;
+    o.trig_wf_id = t.wf;
+    o.trig_addr = t.addr;
+  }
   o.stat_updates = stat_updates_;
   o.stat_triggers = stat_triggers_;
   o.stat_stalls = stat_stalls_;
   o.stat_untracked = stat_untracked_;
   o.live = live_;
+  o.busy = live_ != 0 || s1_.acc || wb_.valid;
   return o;
 }
 
 void TrackerCore::apply(const TrackerCoreInputs& in, const Decision& d) {
-  if (!in.rst_n) {
-    for (Entry& e : entries_) e.valid = false;
-    live_ = 0;
-    trig_valid_ = false;
-    trig_wg_id_ = trig_wf_id_ = 0;
-    trig_addr_ = 0;
-    stat_updates_ = stat_triggers_ = stat_stalls_ = stat_untracked_ = 0;
-    return;
-  }
-  auto bump = [this](uint32_t& c) { c = uint32_t((c + 1) & stat_mask_); };
+  // Everything from the state before the edge.
+  const S1Result r = lookup();
+  const uint64_t vset_pre = valid_[d.set];
+  const bool rst = !in.rst_n;
+  // The rows (no reset): wb's write (not at a reset edge), every presented
+  // write's read.
+  for (unsigned w = 0; w < p_.ways; ++w)
+    rows_[w].clock(!rst && wb_.chg && wb_.vnew && wb_.way == w, wb_.set, wb_.row, in.in_valid,
+                   d.set);
+  // The output queue's slots have no reset either.
+  if (wb_.push) tq_[(tq_head_ + tq_cnt_) % kTrigQueue] = wb_.trig;
 
-  if (d.accept) {
-    if (d.fire) {
-      if (d.hit) {
-        entries_[d.hit_idx].valid = false;
-        --live_;
-      }
-      trig_valid_ = true;
-      trig_wg_id_ = uint32_t(in.in_wg_id & wg_mask_);
-      trig_wf_id_ = uint32_t(in.in_wf_id & wf_mask_);
-      trig_addr_ = d.new_addr;
-      bump(stat_triggers_);
-    } else if (d.hit) {
-      entries_[d.hit_idx].cnt = d.sum;
-      entries_[d.hit_idx].addr = d.new_addr;
-    } else {
-      entries_[d.free_idx] = Entry{true, d.tag, in.in_addr & addr_mask_, d.sum};
-      ++live_;
+  auto bump = [this](uint32_t& c) { c = uint32_t((c + 1) & stat_mask_); };
+  if (rst) {
+    std::fill(valid_.begin(), valid_.end(), 0);
+    live_ = 0;
+    tq_head_ = tq_cnt_ = 0;
+    stat_updates_ = stat_triggers_ = stat_stalls_ = stat_untracked_ = 0;
+    inc_upd_ = inc_stall_ = inc_untr_ = false;
+  } else {
+    // WB: the valid bit, the live count, the trigger queue, the counters.
+    if (wb_.chg) {
+      uint64_t& v = valid_[wb_.set];
+      v = (v & ~(uint64_t{1} << wb_.way)) | (uint64_t(wb_.vnew) << wb_.way);
     }
-    bump(stat_updates_);
+    if (wb_.valid && wb_.alloc) ++live_;
+    if (wb_.valid && wb_.free) --live_;
+    if (d.pop) tq_head_ = (tq_head_ + 1) % kTrigQueue;
+    tq_cnt_ = tq_cnt_ - unsigned(d.pop) + unsigned(wb_.push);
+    if (wb_.push) bump(stat_triggers_);
+    // What P decided counts at the next edge, off in_ready's path.
+    if (inc_upd_) bump(stat_updates_);
+    if (inc_stall_) bump(stat_stalls_);
+    if (inc_untr_) bump(stat_untracked_);
+    inc_upd_ = d.accept;
+    inc_stall_ = in.in_valid && !d.in_ready;
+    inc_untr_ = in.in_valid && !d.tracked;
   }
-  if (!(d.accept && d.fire) && in.trig_ready) trig_valid_ = false;
-  if (in.in_valid && d.stall) bump(stat_stalls_);
-  if (in.in_valid && !d.tracked) bump(stat_untracked_);
+
+  // The known live tiles, at WB (no reset on their set and tag): a write
+  // that fires forgets its tile, one that does not makes it known.
+  bool kn_hit[kKnown], any_kn_hit = false;
+  for (unsigned k = 0; k < kKnown; ++k) {
+    kn_hit[k] = kn_[k].valid && kn_[k].set == wb_.set && kn_[k].tag == wb_.row.tag;
+    any_kn_hit |= kn_hit[k];
+  }
+  if (wb_.valid && !wb_.push && !any_kn_hit) {
+    kn_[kn_rr_].set = wb_.set;
+    kn_[kn_rr_].tag = wb_.row.tag;
+  }
+  if (rst) {
+    for (Known& k : kn_) k.valid = false;
+    kn_rr_ = 0;
+  } else if (wb_.valid) {
+    if (wb_.push) {
+      for (unsigned k = 0; k < kKnown; ++k)
+        if (kn_hit[k]) kn_[k].valid = false;
+    } else if (!any_kn_hit) {
+      kn_[kn_rr_].valid = true;
+      kn_rr_ = (kn_rr_ + 1) % kKnown;
+    }
+  }
+
+  // lw: the write landing at this edge; lk: the lookup of a refused write.
+  lw_ = static_cast<const WayWrite&>(wb_);
+  lw_.chg = !rst && wb_.chg;
+  lk_.set = s1_.set;
+  lk_.tag = s1_.tag;
+  lk_.size = s1_.size;
+  lk_.tile = s1_.tile;
+  lk_.upe = s1_.upe;
+  lk_.hit = r.hit;
+  lk_.fire = r.fire;
+  lk_.free = r.has_free;
+  lk_.valid = !rst && s1_.valid && !s1_.acc && !d.accept;
+
+  // S1 -> WB.
+  Wb nwb;
+  nwb.valid = !rst && s1_.acc;
+  nwb.chg = !rst && s1_.acc && (r.hit || !r.fire);
+  nwb.push = !rst && s1_.acc && r.fire;
+  nwb.vnew = !r.fire;
+  nwb.alloc = !r.hit && !r.fire;
+  nwb.free = r.hit && r.fire;
+  nwb.set = s1_.set;
+  nwb.way = r.way;
+  nwb.row = Row{s1_.tag, r.new_addr, r.sum};
+  nwb.trig = Trig{s1_.wg, s1_.wf, r.new_addr};
+  wb_ = nwb;
+
+  // P -> S1: every presented write, for its lookup.
+  S1 ns;
+  ns.valid = !rst && d.tracked;
+  ns.acc = !rst && d.accept;
+  ns.set = d.set;
+  ns.tag = d.tag;
+  ns.wg = uint32_t(in.in_wg_id & wg_mask_);
+  ns.wf = uint32_t(in.in_wf_id & wf_mask_);
+  ns.addr = in.in_addr & addr_mask_;
+  ns.size = d.size;
+  ns.rem = (thr_ - d.size) & uint32_t(cnt_mask_);
+  ns.done = d.size >= thr_;
+  ns.tile = d.tile;
+  ns.upe = d.upe;
+  ns.vset = vset_pre;
+  s1_ = ns;
+
+  // The configuration register, every edge (reset included).
+  cfg_q_ = in.cfg;
+  if (rst) cfg_q_.enable = false;  // a reset edge sees the registers from before it
+  fault_q_ = in.cfg.fault(p_) != TrackerFault::none;
+  thr_ = uint32_t(threshold_of(in.cfg) & cnt_mask_);
 }
 
 }  // namespace t3

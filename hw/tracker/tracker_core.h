@@ -7,6 +7,15 @@
 // then clock() advances the state as the rising edge of rtl/tracker_core.sv
 // does. The behaviour is cycle- and bit-exact with the RTL; parameters carry
 // the RTL parameter names in lower case (sets = SETS, ways = WAYS, ...).
+//
+// The pipeline is the RTL's (docs/blocks/tracker.md, "Pipeline"): P decides
+// in_ready from state in flops and reads the set's rows (one t3::Mem per
+// way, read latency one cycle); S1 looks the write up in them, forwarded
+// from the two writes not yet in them; WB writes the row and the valid bit,
+// pushes the trigger into the output queue and moves live. A write's
+// trigger is on trig_valid_o two cycles later than in the one-cycle Tracker.
+// The configuration is registered before P: the core sees a register write
+// one cycle later than the register block holds it.
 #pragma once
 
 #include <cstdint>
@@ -15,6 +24,7 @@
 #include <vector>
 
 #include "common/params.h"
+#include "common/t3_mem.h"
 
 namespace t3 {
 
@@ -96,6 +106,7 @@ struct TrackerCoreInputs : TrackerDataIn {
 
 struct TrackerCoreOutputs : TrackerDataOut {
   bool cfg_error = false;  // enabled with an unusable configuration
+  bool busy = false;       // a tile live or a write in flight: region and threshold locked
 };
 
 class TrackerCore {
@@ -108,31 +119,92 @@ class TrackerCore {
   // eval() then clock() on one decision: the cycle's outputs, then the edge.
   TrackerCoreOutputs step(const TrackerCoreInputs& in);
 
+ // Triggers the output queue holds (the RTL's TQ_N): room for the triggers
+  // of the writes in flight while the consumer waits.
+  static constexpr unsigned kTrigQueue = 4;
+  // Tiles known to hold a way (the RTL's KN_N), from the writes WB wrote.
+  static constexpr unsigned kKnown = 8;
+
  private:
-  struct Entry {
-    bool valid = false;
+  // One way's row in its t3_mem (TAG_W + ADDR_W + CNT_W bits).
+  struct Row {
     uint32_t tag = 0;
     uint64_t addr = 0;
     uint32_t cnt = 0;
   };
-  // The combinational part of one cycle, shared by eval() and clock().
+  struct Trig {
+    uint32_t wg = 0, wf = 0;
+    uint64_t addr = 0;
+  };
+  // The write presented in the last cycle (rtl s1_*_q).
+  struct S1 {
+    bool valid = false, acc = false;
+    unsigned set = 0;
+    uint32_t tag = 0, wg = 0, wf = 0, size = 0, tile = 0, upe = 0;
+    uint32_t rem = 0;        // threshold - size (mod 2^CNT_W)
+    bool done = false;       // size >= threshold
+    uint64_t addr = 0;
+    uint64_t vset = 0;
+  };
+  // A way's change (rtl wb_*_q; lw_*_q is the one written at the last edge).
+  struct WayWrite {
+    bool chg = false, vnew = false;
+    unsigned set = 0, way = 0;
+    Row row;
+  };
+  struct Wb : WayWrite {
+    bool valid = false, push = false, alloc = false, free = false;
+    Trig trig;
+  };
+  struct Lookup {
+    bool valid = false, hit = false, fire = false, free = false;
+    unsigned set = 0;
+    uint32_t tag = 0, size = 0, tile = 0, upe = 0;  // the write, and the threshold's fields
+  };
+  // P: the decision on the presented write, from flops only.
   struct Decision {
-    bool cfg_error, tracked, hit, fire, stall, accept, set_full;
-    unsigned hit_idx, free_idx;
-    uint32_t tag, sum;
+    bool cfg_error, tracked, accept, in_ready, set_full, pop;
+    unsigned set;
+    uint32_t tag, size, tile, upe;
+  };
+  // S1: the lookup of the write presented in the last cycle.
+  struct S1Result {
+    bool hit, fire, has_free;
+    unsigned way;
+    uint32_t sum;
     uint64_t new_addr;
   };
   Decision decide(const TrackerCoreInputs& in) const;
+  uint64_t threshold_of(const TrackerConfig& c) const;
+  S1Result lookup() const;
   TrackerCoreOutputs outputs(const Decision& d) const;
   void apply(const TrackerCoreInputs& in, const Decision& d);
 
   TrackerParams p_;
-  uint64_t addr_mask_, wg_mask_, wf_mask_, cnt_mask_, upe_mask_, stat_mask_;
-  std::vector<Entry> entries_;
-  bool trig_valid_ = false;
-  uint32_t trig_wg_id_ = 0, trig_wf_id_ = 0;
-  uint64_t trig_addr_ = 0;
+  uint64_t addr_mask_, wg_mask_, wf_mask_, cnt_mask_, upe_mask_, stat_mask_, ways_mask_;
+  std::vector<Mem<Row>> rows_;      // one per way, sets words
+  std::vector<uint64_t> valid_;     // per set, a bit per way
+  // The configuration register (rtl cfg_en_q, base_q, ..., fault_q, thr_q):
+  // the core works on the register block's values of the last cycle.
+  TrackerConfig cfg_q_;
+  bool fault_q_ = false;
+  uint32_t thr_ = 0;
+  S1 s1_;
+  Wb wb_;
+  WayWrite lw_;
+  Lookup lk_;
+  struct Known {
+    bool valid = false;
+    unsigned set = 0;
+    uint32_t tag = 0;
+  };
+  Known kn_[kKnown];
+  unsigned kn_rr_ = 0;
+  Trig tq_[kTrigQueue];
+  unsigned tq_head_ = 0, tq_cnt_ = 0;
   uint32_t stat_updates_ = 0, stat_triggers_ = 0, stat_stalls_ = 0, stat_untracked_ = 0;
+  // What P decided, counted at the next edge (rtl inc_*_q).
+  bool inc_upd_ = false, inc_stall_ = false, inc_untr_ = false;
   uint32_t live_ = 0;
 };
 

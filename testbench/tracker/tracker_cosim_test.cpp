@@ -25,6 +25,10 @@ const TrackerParams& params() { return the_cosim().params(); }
 
 uint64_t bits(unsigned w) { return w >= 64 ? ~uint64_t{0} : (uint64_t{1} << w) - 1; }
 
+// Cycles from a write's acceptance to its trigger on the output and its
+// entry in live_o (the pipeline, docs/blocks/tracker.md).
+constexpr unsigned kLat = TrackerScoreboard::kLatency;
+
 // Region and array layout of the directed tests: fp16 elements of a
 // column-major output with 256 rows, at a base away from address 0.
 constexpr uint64_t kBase = 0x10000;
@@ -118,8 +122,12 @@ class Bench {
   }
   // The configuration programmed without a reset (refused while tiles are live).
   void reprogram(const TrackerConfig& cfg) {
+    // The writes still in the pipeline lock the region and the threshold
+    // (busy) until they have reached their entries.
+    for (unsigned i = 0; i < kLat; ++i) step(nullptr, c_.in().trig_ready);
     program(apb_, cfg);
     while (!apb_.idle()) step(nullptr, c_.in().trig_ready);
+    step(nullptr, c_.in().trig_ready);  // the core takes the registers one cycle later
   }
 
  private:
@@ -161,11 +169,12 @@ TEST(TrackerCosim, RingRsTileCompletesExactlyOnce) {
   for (size_t i = 0; i < ws.size(); ++i) {
     b.send(ws[i]);
     // out() shows the registers in the cycle the write was accepted: the
-    // state after the previous write.
+    // state after the writes accepted kLat cycles before or earlier (one
+    // write a cycle: the first write's entry shows from the kLat-th on).
     EXPECT_EQ(b.cosim().model_out().stat_triggers, 0u);
-    EXPECT_EQ(b.cosim().out().live, i > 0 ? 1u : 0u);
+    EXPECT_EQ(b.cosim().out().live, i >= kLat ? 1u : 0u);
   }
-  b.idle(1);
+  b.idle(kLat);
   EXPECT_EQ(b.cosim().out().stat_triggers, 1u);
   EXPECT_EQ(b.sb().triggers_seen(), 1u);
   b.idle(20);
@@ -206,12 +215,19 @@ TEST(TrackerCosim, SeveralWavefrontsPerWorkgroup) {
   unsigned refused = 0;
   for (unsigned round = 0; round < 10000; ++round) {
     bool all_done = true;
-    // Newest WFs first, so that waiting WFs are offered while the set is full.
+    // Newest WFs first, so that waiting WFs are offered while the set is
+    // full; each for up to three cycles, the third of which the Tracker
+    // decides exactly (a write to a full set it cannot decide from flops).
     for (uint32_t wf = wfs; wf-- > 0;) {
       if (next[wf] == tiles[wf].size()) continue;
       all_done = false;
-      if (b.step(&tiles[wf][next[wf]], true)) ++next[wf];
-      else ++refused;
+      for (int tries = 0; tries < 3; ++tries) {
+        if (b.step(&tiles[wf][next[wf]], true)) {
+          ++next[wf];
+          break;
+        }
+        ++refused;
+      }
     }
     if (all_done) break;
   }
@@ -246,24 +262,27 @@ TEST(TrackerCosim, FullSetBackPressuresThenDrains) {
     tiles.push_back(tile_writes(wg, 0, k * tile, tile, 2, tile));
   }
   for (uint32_t k = 0; k < p.ways; ++k) b.send(tiles[k][0]);
-  b.idle(1);
+  b.idle(kLat);
   EXPECT_EQ(b.cosim().model_out().live, p.ways);
 
-  // The (ways+1)-th tile waits: refused, visibly, for as long as it is offered.
+  // The (ways+1)-th tile waits: refused for as long as it is offered; from
+  // its third cycle on the Tracker has looked it up and says why (set_full_o).
   const unsigned stall = 25;
   const uint32_t stalls_before = b.cosim().out().stat_stalls;
   for (unsigned i = 0; i < stall; ++i) {
     EXPECT_FALSE(b.step(&tiles[p.ways][0], true));
-    EXPECT_TRUE(b.cosim().out().set_full);
+    EXPECT_EQ(b.cosim().out().set_full, i >= 2) << "cycle " << i;
   }
-  b.idle(1);
+  b.idle(2);  // counted at the edge after each refusal
   EXPECT_EQ(b.cosim().out().stat_stalls - stalls_before, stall);
   EXPECT_EQ(b.cosim().out().stat_updates, p.ways);
 
   // The queue offers the other writes; one tile completes and frees a way,
-  // then the waiting write goes in, and everything drains.
+  // then the waiting write goes in as soon as the Tracker sees the way free
+  // (the completing write is in flight for its first cycle), and
+  // everything drains.
   b.send(tiles[0][1]);
-  EXPECT_EQ(b.send(tiles[p.ways][0]), 1u);
+  EXPECT_LE(b.send(tiles[p.ways][0]), 3u);
   for (uint32_t k = 1; k < p.ways; ++k) b.send(tiles[k][1]);
   b.send(tiles[p.ways][1]);
   b.expect_drained();
@@ -271,15 +290,33 @@ TEST(TrackerCosim, FullSetBackPressuresThenDrains) {
   EXPECT_EQ(b.cosim().out().live, 0u);
 }
 
+// The output queue holds TrackerCore::kTrigQueue triggers: with the consumer
+// not ready, that many completing writes go in, the next one waits (held, it
+// is decided exactly from its third cycle), and goes in once the consumer
+// takes one; a write that completes nothing is not held back by a full queue
+// once decided.
 TEST(TrackerCosim, TriggerBackPressureHoldsTheCompletingWrite) {
   Bench b(ring_rs_config(2, 1));
-  b.send(write(1, 0, 0, 2));  // fires; the trigger waits in the output register
-  EXPECT_TRUE(b.cosim().model_out().in_ready);
-  const TileWrite w2 = write(2, 0, 8, 2);
-  for (int i = 0; i < 10; ++i) EXPECT_FALSE(b.step(&w2, false)) << "second trigger would be lost";
-  EXPECT_TRUE(b.step(&w2, true));  // consumer takes the first, the second replaces it
+  const unsigned q = TrackerCore::kTrigQueue;
+  for (unsigned k = 0; k < q; ++k) {
+    const TileWrite w = write(1 + k, 0, 2 * k, 2);  // each completes its tile alone
+    unsigned n = 0;
+    while (!b.step(&w, false) && n < 10) ++n;
+    EXPECT_LT(n, 10u) << "trigger " << k << " of " << q << " has room";
+  }
+  b.idle(kLat, false);
+  EXPECT_TRUE(b.cosim().out().trig_valid);
+  const TileWrite last = write(9, 0, 20, 2);
+  for (int i = 0; i < 10; ++i) EXPECT_FALSE(b.step(&last, false)) << "a trigger would be lost";
+  const TileWrite half = write(10, 0, 40, 1);  // half a tile: needs no room
+  EXPECT_FALSE(b.step(&half, false)) << "not decided yet: the queue may fill";
+  EXPECT_FALSE(b.step(&half, false));
+  EXPECT_TRUE(b.step(&half, false)) << "decided: it completes nothing";
+  EXPECT_LE(b.send(last), 3u);  // the consumer takes one: room
+  b.idle(2 * q + kLat, true);
+  b.send(write(10, 0, 41, 1));
   b.expect_drained();
-  EXPECT_EQ(b.sb().triggers_seen(), 2u);
+  EXPECT_EQ(b.sb().triggers_seen(), q + 2);
 }
 
 // The region's edges, at the bottom and at the very top of the address
@@ -304,7 +341,7 @@ TEST(TrackerCosim, RegionEdgesAtBothEndsOfTheAddressSpace) {
     EXPECT_TRUE(b.step(&below, true));
     EXPECT_TRUE(b.step(&at_base, true));
     EXPECT_TRUE(b.step(&at_last, true));  // completes the tile: 2 elements, 1 update each
-    b.idle(2);
+    b.idle(kLat);
     EXPECT_EQ(b.cosim().out().stat_untracked, 2u);
     EXPECT_EQ(b.cosim().out().stat_updates, 2u);
     EXPECT_EQ(b.sb().triggers_seen(), 1u);
@@ -391,7 +428,7 @@ TEST(TrackerCosim, WriteSizesZeroOvershootAndWiderThanAColumn) {
     Bench b(ring_rs_config(4, 1));
     const TileWrite zero = write(6, 1, 8, 0);
     EXPECT_EQ(b.send(zero), 1u);
-    b.idle(1);
+    b.idle(kLat);
     EXPECT_EQ(b.cosim().out().live, 1u) << "a size-0 write to a new tile takes an entry";
     EXPECT_EQ(b.send(zero), 1u);
     b.send(write(6, 1, 8, 3));
@@ -406,7 +443,7 @@ TEST(TrackerCosim, WriteSizesZeroOvershootAndWiderThanAColumn) {
     Bench b(ring_rs_config(4, 1));
     b.send(write(6, 2, 0, 3));
     b.send(write(6, 2, 3, 5));  // 8 of 4: fires once
-    b.idle(2);
+    b.idle(kLat);
     EXPECT_EQ(b.sb().triggers_seen(), 1u);
     EXPECT_EQ(b.cosim().out().live, 0u);
     b.send(write(6, 2, 0, 4));  // a new tile of the same key, from zero
@@ -432,7 +469,7 @@ TEST(TrackerCosim, RegionLockedWhileATileIsLive) {
   Bench b(ring_rs_config(4, 1));
   const TrackerConfig cfg = b.sb().config();
   b.send(write(5, 1, 0, 2));  // half a tile: one entry live
-  b.idle(1);
+  b.idle(kLat);
   ASSERT_EQ(b.cosim().out().live, 1u);
   EXPECT_FALSE(b.write(T3_TRACKER_A_BASE_LO, 0x40));
   EXPECT_FALSE(b.write(T3_TRACKER_A_LIMIT_HI, 1));
@@ -440,7 +477,7 @@ TEST(TrackerCosim, RegionLockedWhileATileIsLive) {
   EXPECT_EQ(b.read(T3_TRACKER_A_BASE_LO), uint32_t(cfg.base));
   EXPECT_TRUE(b.write(T3_TRACKER_A_CTRL, T3_TRACKER_R_CTRL_ENABLE_MASK));
   b.send(write(5, 1, 2, 2));  // completes the tile
-  b.idle(2);
+  b.idle(kLat);
   ASSERT_EQ(b.cosim().out().live, 0u);
   EXPECT_TRUE(b.write(T3_TRACKER_A_BASE_LO, uint32_t(cfg.base)));
   b.expect_drained();
@@ -492,7 +529,7 @@ TEST(TrackerCosim, InterruptsSetClearAndTest) {
 
   // An unusable threshold: the fault's interrupt, again after a clear.
   EXPECT_TRUE(b.write(T3_TRACKER_A_TILE, 0));
-  b.idle(2);
+  b.idle(3);  // the register, the core's copy of it, the interrupt state
   EXPECT_TRUE(b.cosim().out().intr);
   EXPECT_TRUE(b.write(T3_TRACKER_A_INTR_STATE, T3_TRACKER_R_INTR_STATE_CFG_ERROR_MASK));
   b.idle(1);
@@ -505,7 +542,7 @@ TEST(TrackerCosim, InterruptsSetClearAndTest) {
   // A full set: ways tiles of one set live, one more waits.
   for (uint32_t k = 0; k < p.ways; ++k) b.send(write(k * p.sets, 0, k * 4, 1));
   const TileWrite waits = write(p.ways * p.sets, 0, p.ways * 4, 1);
-  EXPECT_FALSE(b.step(&waits, true));
+  for (int i = 0; i < 3; ++i) EXPECT_FALSE(b.step(&waits, true));  // known full from the third
   b.idle(1);
   EXPECT_TRUE(b.cosim().out().intr);
   EXPECT_EQ(b.read(T3_TRACKER_A_INTR_STATE), T3_TRACKER_R_INTR_STATE_SET_FULL_MASK);

@@ -212,6 +212,7 @@ int sc_main(int argc, char** argv) {
   std::printf("  register writes (APB, offsets in the Tracker's window):\n");
   t3::tb::program(apb, cfg);
   while (!apb.idle()) cycle(cosim.cycles() - start_programming);
+  cycle(cosim.cycles() - start_programming);  // the core takes the registers one cycle later
   const uint64_t start = cosim.cycles();
 
   // Until every write is in and every due trigger taken; the scoreboard
@@ -259,8 +260,10 @@ int sc_main(int argc, char** argv) {
       else dma.pop_front();
       have = false;
     } else if (have) {
-      // Refused (a full set, or the trigger output busy): the controller
-      // offers the other queue's head next, as the Tracker allows.
+      // Refused (a full set, the trigger output busy, or not yet looked
+      // up): the controller offers the other queue's head next, as the
+      // Tracker allows; a write offered again two cycles later with nothing
+      // taken in between is decided exactly.
       have = false;
       turn_local = !from_local;
     }
@@ -291,9 +294,11 @@ int sc_main(int argc, char** argv) {
     std::printf("    stage %u (chunk %u): %llu tiles, all triggered by cycle %llu\n", stage,
                 (s.gpus - stage + 1) % s.gpus, static_cast<unsigned long long>(stage_fired[stage]),
                 static_cast<unsigned long long>(stage_done[stage]));
-  std::printf("  back-pressure       %u stall cycles (%llu set full, %llu trigger output busy)\n",
+  std::printf("  back-pressure       %u stall cycles (%llu set full, %llu trigger output busy, "
+              "%llu until looked up)\n",
               o.stat_stalls, static_cast<unsigned long long>(sb.set_full_stalls()),
-              static_cast<unsigned long long>(sb.output_stalls()));
+              static_cast<unsigned long long>(sb.output_stalls()),
+              static_cast<unsigned long long>(sb.lookup_stalls()));
   std::printf("  live entries        at most %llu of %u\n", static_cast<unsigned long long>(max_live),
               p.entries());
   std::printf("  co-simulation       %llu mismatching outputs between model and RTL, %llu APB protocol violations\n",

@@ -3,6 +3,7 @@
 #include <sstream>
 
 #include "t3/tracker_regs.h"
+#include "tracker/tracker_core.h"
 
 namespace t3::tb {
 namespace {
@@ -33,15 +34,24 @@ void program(ApbMaster& m, const TrackerConfig& c) {
   m.write(T3_TRACKER_A_CTRL, c.enable ? T3_TRACKER_R_CTRL_ENABLE_MASK : 0);
 }
 
-TrackerScoreboard::TrackerScoreboard(const TrackerParams& p) : p_(p) { configure(); }
+TrackerScoreboard::TrackerScoreboard(const TrackerParams& p) : p_(p) {
+  configure(from_regs());
+  staged_ = cfg_;
+}
 
-void TrackerScoreboard::configure() {
+TrackerConfig TrackerScoreboard::from_regs() const {
   auto reg = [](const char* name) { return TrackerShadow::reg(name); };
-  cfg_.enable = regs_.field(reg("ctrl"), "enable") != 0;
-  cfg_.base = uint64_t(regs_.field(reg("base_hi"), "addr")) << 32 | regs_.field(reg("base_lo"), "addr");
-  cfg_.limit = uint64_t(regs_.field(reg("limit_hi"), "addr")) << 32 | regs_.field(reg("limit_lo"), "addr");
-  cfg_.tile_size = regs_.field(reg("tile"), "size");
-  cfg_.updates_per_elem = regs_.field(reg("tile"), "updates_per_elem");
+  TrackerConfig c;
+  c.enable = regs_.field(reg("ctrl"), "enable") != 0;
+  c.base = uint64_t(regs_.field(reg("base_hi"), "addr")) << 32 | regs_.field(reg("base_lo"), "addr");
+  c.limit = uint64_t(regs_.field(reg("limit_hi"), "addr")) << 32 | regs_.field(reg("limit_lo"), "addr");
+  c.tile_size = regs_.field(reg("tile"), "size");
+  c.updates_per_elem = regs_.field(reg("tile"), "updates_per_elem");
+  return c;
+}
+
+void TrackerScoreboard::configure(const TrackerConfig& c) {
+  cfg_ = c;
   // The core takes the low bits its parameters give.
   base_ = cfg_.base & bits(p_.addr_w);
   limit_ = cfg_.limit & bits(p_.addr_w);
@@ -58,11 +68,11 @@ std::optional<uint32_t> TrackerScoreboard::ro(unsigned r, bool set_full) const {
     case TrackerReg::status:
       return uint32_t(enable_ && !valid_) << T3_TRACKER_R_STATUS_CFG_ERROR_SHIFT |
              uint32_t(set_full) << T3_TRACKER_R_STATUS_SET_FULL_SHIFT |
-             uint32_t(entries_) << T3_TRACKER_R_STATUS_LIVE_SHIFT;
-    case TrackerReg::stat_updates: return stat(updates_);
-    case TrackerReg::stat_triggers: return stat(completed_);
-    case TrackerReg::stat_stalls: return stat(stalls_);
-    case TrackerReg::stat_untracked: return stat(untracked_);
+             uint32_t(shown_entries_) << T3_TRACKER_R_STATUS_LIVE_SHIFT;
+    case TrackerReg::stat_updates: return stat(lagged_[1].updates);
+    case TrackerReg::stat_triggers: return stat(shown_completed_);
+    case TrackerReg::stat_stalls: return stat(lagged_[1].stalls);
+    case TrackerReg::stat_untracked: return stat(lagged_[1].untracked);
     case TrackerReg::param_geometry: {
       unsigned log2_sets = 0;
       while ((1u << log2_sets) < p_.sets) ++log2_sets;
@@ -102,7 +112,7 @@ bool TrackerScoreboard::fires(const TileWrite& w) const {
   return (t ? t->got : 0) + w.size >= threshold_;
 }
 
-bool TrackerScoreboard::expect_set_full(const TileWrite& raw) const {
+bool TrackerScoreboard::needs_full_set(const TileWrite& raw) const {
   const TileWrite w = wired(raw);
   if (!tracked(w) || fires(w)) return false;
   const Tile* t = find(w);
@@ -111,12 +121,13 @@ bool TrackerScoreboard::expect_set_full(const TileWrite& raw) const {
   return it != entries_per_set_.end() && it->second >= p_.ways;
 }
 
-bool TrackerScoreboard::expect_ready(const TileWrite& raw, bool trig_valid,
-                                     bool trig_ready) const {
+bool TrackerScoreboard::must_refuse(const TileWrite& raw, bool popping) const {
   const TileWrite w = wired(raw);
-  if (!tracked(w)) return true;
-  if (fires(w)) return !trig_valid || trig_ready;
-  return !expect_set_full(w);
+  if (!tracked(w)) return false;
+  // Every trigger due, shown or still in the pipeline, needs its place in
+  // the output queue until the consumer takes it.
+  if (fires(w)) return expected_.size() - (popping ? 1 : 0) + 1 > TrackerCore::kTrigQueue;
+  return needs_full_set(w);
 }
 
 std::optional<std::string> TrackerScoreboard::observe(const TrackerInputs& in,
@@ -124,27 +135,49 @@ std::optional<std::string> TrackerScoreboard::observe(const TrackerInputs& in,
   const TileWrite w = wired(presented_write(in));
   const bool in_valid = in.in_valid, trig_ready = in.trig_ready;
   const bool cfg_error = enable_ && !valid_;
-  const bool set_full = in_valid && expect_set_full(w);
+  // What accepted writes did kLatency cycles ago shows now.
+  while (!entry_events_.empty() && entry_events_.front().at <= cycle_) {
+    shown_entries_ += entry_events_.front().delta;
+    entry_events_.pop_front();
+  }
+  shown_completed_ = completed_;
+  for (auto it = expected_.rbegin(); it != expected_.rend() && it->at > cycle_; ++it)
+    --shown_completed_;
+  const bool trig_shown = !expected_.empty() && expected_.front().at <= cycle_;
+  const bool popping = trig_shown && trig_ready;
+  // Presented two cycles ago, refused, nothing accepted since: decided exactly.
+  const uint32_t tile_now = uint32_t(cfg_.tile_size & bits(p_.cnt_w));
+  const uint32_t upe_now = uint32_t(cfg_.updates_per_elem & bits(p_.upe_w));
+  const bool is_tracked = in_valid && tracked(w);
+  const Past& two = past_[1];
+  const bool decided = is_tracked && two.tracked && !two.accepted && !past_[0].accepted &&
+                       two.w.wg_id == w.wg_id && two.w.wf_id == w.wf_id &&
+                       two.w.size == w.size && two.tile == tile_now && two.upe == upe_now;
+  const bool refuse = in_valid && must_refuse(w, popping);
+  const bool set_full = decided && needs_full_set(w);
   std::ostringstream& err = complaints_.fresh();
   // Registers: this cycle's access, on the state before the edge (live
-  // tiles lock the region and the threshold); the interrupt line.
-  regs_.observe(in.apb, out.apb, entries_ != 0,
+  // tiles and writes in flight lock the region and the threshold); the
+  // interrupt line.
+  const bool in_flight = past_[0].accepted || past_[1].accepted;
+  regs_.observe(in.apb, out.apb, shown_entries_ != 0 || in_flight,
                 [&](unsigned r) { return ro(r, set_full); }, err);
   if (out.intr != regs_.intr())
     err << "intr_o = " << out.intr << ", expected " << regs_.intr() << " (INTR_STATE 0x"
         << std::hex << regs_.value(unsigned(TrackerReg::intr_state)) << ", INTR_ENABLE 0x"
         << regs_.value(unsigned(TrackerReg::intr_enable)) << std::dec << ", threshold " << threshold_
         << ", region [0x" << std::hex << base_ << ", 0x" << limit_ << std::dec << ")); ";
-  // Registered outputs: they show everything accepted before this cycle.
-  if (out.live != entries_)
-    err << "live_o = " << out.live << ", expected " << entries_ << " tiles holding an entry; ";
-  check_counter(err, "stat_triggers_o", out.stat_triggers, completed_, p_.stat_w);
-  check_counter(err, "stat_updates_o", out.stat_updates, updates_, p_.stat_w);
-  check_counter(err, "stat_untracked_o", out.stat_untracked, untracked_, p_.stat_w);
-  check_counter(err, "stat_stalls_o", out.stat_stalls, stalls_, p_.stat_w);
-  if (out.trig_valid != !expected_.empty())
-    err << "trig_valid_o = " << out.trig_valid << " but " << expected_.size()
-        << " trigger(s) are due; ";
+  // Registered outputs: they show everything accepted kLatency cycles before.
+  if (out.live != shown_entries_)
+    err << "live_o = " << out.live << ", expected " << shown_entries_ << " tiles holding an entry; ";
+  check_counter(err, "stat_triggers_o", out.stat_triggers, shown_completed_, p_.stat_w);
+  // The write port's counters count a cycle after the decision.
+  check_counter(err, "stat_updates_o", out.stat_updates, lagged_[1].updates, p_.stat_w);
+  check_counter(err, "stat_untracked_o", out.stat_untracked, lagged_[1].untracked, p_.stat_w);
+  check_counter(err, "stat_stalls_o", out.stat_stalls, lagged_[1].stalls, p_.stat_w);
+  if (out.trig_valid != trig_shown)
+    err << "trig_valid_o = " << out.trig_valid << " but " << (trig_shown ? "a" : "no")
+        << " trigger is due; ";
 
   if (out.trig_valid && trig_ready) {
     if (expected_.empty()) {
@@ -160,22 +193,31 @@ std::optional<std::string> TrackerScoreboard::observe(const TrackerInputs& in,
     }
   }
 
+  bool accepted_tracked = false;
   if (in_valid) {
-    const bool want_ready = expect_ready(w, out.trig_valid, trig_ready);
-    const bool want_full = expect_set_full(w);
-    if (out.in_ready != want_ready)
-      err << "in_ready_o = " << out.in_ready << ", expected " << want_ready << " for "
-          << (tracked(w) ? "tracked" : "untracked") << " write wg " << w.wg_id << " wf "
-          << w.wf_id << " addr 0x" << std::hex << w.addr << std::dec << " size " << w.size
-          << "; ";
-    if (out.set_full != want_full)
-      err << "set_full_o = " << out.set_full << ", expected " << want_full << "; ";
+    auto describe = [&] {
+      std::ostringstream d;
+      d << (is_tracked ? "tracked" : "untracked") << " write wg " << w.wg_id << " wf " << w.wf_id
+        << " addr 0x" << std::hex << w.addr << std::dec << " size " << w.size;
+      return d.str();
+    };
+    if (out.in_ready && refuse)
+      err << "in_ready_o = 1 for a " << describe() << " that must wait ("
+          << (needs_full_set(w) ? "its set is full" : "the output queue is full")
+          << "); ";
+    if (!out.in_ready && !is_tracked) err << "in_ready_o = 0 for an " << describe() << "; ";
+    if (!out.in_ready && decided && !refuse)
+      err << "in_ready_o = 0 for a " << describe() << " presented two cycles before, nothing accepted since; ";
+    if (out.set_full != set_full)
+      err << "set_full_o = " << out.set_full << ", expected " << set_full << "; ";
     if (!out.in_ready) {
       ++stalls_;
-      (want_full ? set_full_stalls_ : output_stalls_)++;
-    } else if (!tracked(w)) {
+      (!refuse ? lookup_stalls_ : needs_full_set(w) ? set_full_stalls_ : output_stalls_)++;
+    } else if (!is_tracked) {
       ++untracked_;
     } else {
+      accepted_tracked = true;
+      const uint64_t at = cycle_ + kLatency;
       Tile& t = tiles_[key(w)];
       t.got += w.size;
       if (w.addr < t.min_addr) t.min_addr = w.addr;
@@ -184,39 +226,55 @@ std::optional<std::string> TrackerScoreboard::observe(const TrackerInputs& in,
         if (t.has_entry) {
           --entries_;
           --entries_per_set_[set_of(w.wg_id)];
+          entry_events_.push_back({at, -1});
         }
-        expected_.push_back({w.wg_id, w.wf_id, t.min_addr});
+        expected_.push_back({w.wg_id, w.wf_id, t.min_addr, at});
         ++completed_;
         tiles_.erase(key(w));
       } else if (!t.has_entry) {
         t.has_entry = true;
         ++entries_;
         ++entries_per_set_[set_of(w.wg_id)];
+        entry_events_.push_back({at, +1});
       }
     }
   } else if (out.set_full) {
     err << "set_full_o without a write; ";
   }
+  lagged_[1] = lagged_[0];
+  lagged_[0] = Counts{updates_, untracked_, stalls_};
+  past_[2] = past_[1];
+  past_[1] = past_[0];
+  past_[0] = Past{is_tracked, accepted_tracked, w, tile_now, upe_now};
+  ++cycle_;
 
   // The edge: the interrupts' events of this cycle (CFG_ERROR is a level),
-  // then the configuration a register write leaves for the next cycle.
+  // then the configuration: the core takes the registers' values of this
+  // cycle at this edge and works on them from the next (a register written
+  // at this edge reaches it one cycle later).
   regs_.set_event(unsigned(TrackerReg::intr_state),
                   uint32_t(cfg_error) << T3_TRACKER_R_INTR_STATE_CFG_ERROR_SHIFT |
                       uint32_t(set_full) << T3_TRACKER_R_INTR_STATE_SET_FULL_SHIFT);
+  configure(staged_);
   regs_.edge();
-  if (regs_.written() >= 0) configure();
+  staged_ = from_regs();
   if (err.tellp() == 0) return std::nullopt;
   return err.str();
 }
 
 void TrackerScoreboard::reset() {
   regs_.reset();
-  configure();
+  configure(from_regs());
+  staged_ = cfg_;
   tiles_.clear();
   entries_per_set_.clear();
   expected_.clear();
+  entry_events_.clear();
+  past_[0] = past_[1] = past_[2] = Past{};
   completed_ = triggers_ = updates_ = untracked_ = stalls_ = entries_ = 0;
-  set_full_stalls_ = output_stalls_ = 0;
+  lagged_[0] = lagged_[1] = Counts{};
+  shown_entries_ = shown_completed_ = 0;
+  set_full_stalls_ = output_stalls_ = lookup_stalls_ = 0;
 }
 
 std::optional<std::string> TrackerScoreboard::check_drained() const {

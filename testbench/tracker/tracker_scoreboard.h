@@ -7,7 +7,19 @@
 // the counters; refused accesses, the region locked while a tile is live),
 // the interrupt line, which writes are tracked, which triggers must appear
 // in which order with which start address, how many entries are live, every
-// status counter, and when a write may be refused.
+// status counter, and when a write must, may or must not be refused.
+//
+// The Tracker is pipelined (docs/blocks/tracker.md): what a write accepted in
+// cycle c does to the trigger output, live_o and stat_triggers_o shows from
+// cycle c + kLatency on (stat_updates_o, stat_stalls_o and stat_untracked_o
+// count a write from cycle c + 2); its refusal rule, on tiles alone:
+// - must refuse: a write that would need a way of a set whose ways all hold
+//   other tiles, or that completes a tile while kTrigQueue triggers are due;
+// - must accept: any other write when it was presented (the same WG, WF,
+//   size, under the same TILE fields) two cycles before and no tracked write
+//   was accepted in those two cycles (the Tracker decides it exactly), and
+//   every untracked write;
+// - otherwise it may refuse (it could not tell from its flops), never drop.
 //
 // It reads the outputs it is given: the co-simulation gives it the RTL's,
 // which equal the model's in every cycle or the run fails on the compare.
@@ -57,7 +69,8 @@ class TrackerScoreboard {
   // A Tracker after reset: registers at their reset values, nothing tracked.
   explicit TrackerScoreboard(const TrackerParams& p);
 
-  // The configuration in force in this cycle, as the registers hold it.
+  // The configuration in force in this cycle, as the core sees it: the
+  // registers' values of the cycle before.
   const TrackerConfig& config() const { return cfg_; }
   const TrackerShadow& regs() const { return regs_; }
 
@@ -67,10 +80,15 @@ class TrackerScoreboard {
   bool config_valid() const { return valid_; }
   // Whether a write counts: enabled, valid, inside [base, limit).
   bool tracked(const TileWrite& w) const;
-  // The expected in_ready for this write, given the trigger output's state.
-  bool expect_ready(const TileWrite& w, bool trig_valid, bool trig_ready) const;
-  // Whether the write waits for a free way (expected set_full_o).
-  bool expect_set_full(const TileWrite& w) const;
+  // Cycles from a write's acceptance to its effect on the trigger output,
+  // live_o and stat_triggers_o (1 in a one-cycle Tracker).
+  static constexpr unsigned kLatency = 3;
+  // Whether the write must be refused because it would need a way of a set
+  // whose ways all hold other tiles.
+  bool needs_full_set(const TileWrite& w) const;
+  // Whether the write must be refused, with `popping` the trigger taken in
+  // this cycle.
+  bool must_refuse(const TileWrite& w, bool popping) const;
 
   // Every cycle, from what the DUT was given and showed: returns an error
   // text or nothing.
@@ -88,6 +106,8 @@ class TrackerScoreboard {
   uint64_t set_full_stalls() const { return set_full_stalls_; }
   uint64_t output_stalls() const { return output_stalls_; }
   uint64_t untracked() const { return untracked_; }
+  // Refusals the rule allowed but did not require (the Tracker waited for its lookup).
+  uint64_t lookup_stalls() const { return lookup_stalls_; }
   // Completed tiles whose trigger has not been taken yet.
   size_t triggers_due() const { return expected_.size(); }
 
@@ -101,6 +121,18 @@ class TrackerScoreboard {
   struct Expected {
     uint32_t wg_id, wf_id;
     uint64_t addr;
+    uint64_t at;  // the cycle it shows on the output from
+  };
+  // A tile taking or giving back an entry, shown on live_o from cycle `at`.
+  struct EntryEvent {
+    uint64_t at;
+    int delta;
+  };
+  // What was presented in an earlier cycle.
+  struct Past {
+    bool tracked = false, accepted = false;
+    TileWrite w;
+    uint32_t tile = 0, upe = 0;  // the TILE fields as the core takes them
   };
   // As the pins carry it.
   TileWrite wired(const TileWrite& w) const;
@@ -110,19 +142,31 @@ class TrackerScoreboard {
   bool fires(const TileWrite& w) const;
   // The RO bits of register r in this cycle (STATUS, the counters, PARAM_*).
   std::optional<uint32_t> ro(unsigned r, bool set_full) const;
-  // The configuration the registers hold (after a write to them).
-  void configure();
+  // The configuration the registers hold, and the one the core works on.
+  TrackerConfig from_regs() const;
+  void configure(const TrackerConfig& c);
 
   TrackerParams p_;
   TrackerShadow regs_;
-  TrackerConfig cfg_;
+  TrackerConfig cfg_;     // as the core sees it in this cycle
+  TrackerConfig staged_;  // the registers' values: the core's in the next cycle
   uint64_t base_ = 0, limit_ = 0, threshold_ = 0;
   bool enable_ = false, valid_ = false;
   std::unordered_map<uint64_t, Tile> tiles_;
   std::unordered_map<unsigned, unsigned> entries_per_set_;
   std::deque<Expected> expected_;  // completion order = trigger order
+  std::deque<EntryEvent> entry_events_;
+  Past past_[3];
+  // The write port's counters after the last cycle and the one before: the
+  // outputs show them two cycles after the decision.
+  struct Counts {
+    uint64_t updates = 0, untracked = 0, stalls = 0;
+  };
+  Counts lagged_[2];                   // the last cycle, the one before, the one before that
+  uint64_t cycle_ = 0;
   uint64_t completed_ = 0, triggers_ = 0, updates_ = 0, untracked_ = 0, stalls_ = 0;
-  uint64_t set_full_stalls_ = 0, output_stalls_ = 0, entries_ = 0;
+  uint64_t set_full_stalls_ = 0, output_stalls_ = 0, lookup_stalls_ = 0, entries_ = 0;
+  uint64_t shown_entries_ = 0, shown_completed_ = 0;  // as the outputs show them now
 };
 
 }  // namespace t3::tb
