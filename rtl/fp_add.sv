@@ -8,20 +8,28 @@
 // the canonical quiet NaN (sign 0, exponent all ones, fraction MSB 1); no
 // exception flags.
 //
-// Timing: LATENCY = 3. The sum of the operands presented in cycle t is on y_o
-// in cycle t+3 (after three rising edges); y_o comes straight from a flop.
+// Timing: LATENCY = 4. The sum of the operands presented in cycle t is on y_o
+// in cycle t+4 (after four rising edges); y_o comes straight from a flop.
 // One new operand pair per cycle, flagged by valid_i; each stage's registers
 // load only when it holds a pair (an idle adder holds still). No flop has a
 // reset: the surrounding block qualifies y_o with its own valid pipeline.
-//   stage 1: unpack, classify, order the operands by magnitude, align the
-//            smaller one (guard, round and sticky bits);
-//   stage 2: add or subtract the significands, count leading zeros;
-//   stage 3: normalize, round, pack, substitute inf/NaN.
+//   stage 1: unpack, classify, compare the magnitudes, both exponent
+//            differences (the shift amounts);
+//   stage 2: order the operands by magnitude, align the smaller one (guard,
+//            round and sticky bits);
+//   stage 3: add or subtract the significands, count leading zeros, shift
+//            by the count's top bit;
+//   stage 4: the rest of the normalization shift, round, pack, substitute
+//            inf/NaN.
 // Carries, the magnitude comparison and the leading-zero count are written as
 // log-depth trees rather than `+`, `>` and a priority loop, which yosys maps
 // to a Brent-Kung adder (twice the depth) and chains: at fp32 on sky130 hd
 // (scripts/synth.py's flow) the slowest stage went from 3.4 ns to 2.9 ns,
-// against the 4 ns of the 250 MHz target.
+// against the 4 ns of the 250 MHz target. Until 2026-11-24 the adder had 3
+// stages (comparison and alignment in one): with the stage registers'
+// enables and the near-bank ALU's forwarding in front of stage 1, the block's
+// critical path ran through that stage at 5.85 ns. Each stage now takes
+// 3.9 ns or less at fp32 (docs/blocks/near_bank_alu.md, Cost).
 //
 // The C++ cycle model hw/near_bank_alu/fp_add.{h,cpp} is the same algorithm
 // step by step; testbench/near_bank_alu checks both against GNU MPFR.
@@ -42,7 +50,7 @@ module fp_add #(
   // here (Vfp_add_*_fp_add::LATENCY); Verilator's lint does not count that
   // read as a use.
   /* verilator lint_off UNUSEDPARAM */
-  localparam int unsigned LATENCY /* verilator public */ = 3;
+  localparam int unsigned LATENCY /* verilator public */ = 4;
   /* verilator lint_on UNUSEDPARAM */
 
   // Same ranges as the C++ model (t3::check): two exponent bits leave one
@@ -151,29 +159,30 @@ module fp_add #(
   // costs Verilator an evaluation, which made the 40 ungated adders 95 % of
   // the near-bank ALU's simulation time. The temporaries are local to the
   // block and assigned before use, so they synthesize to wires.
-  logic v1_q, v2_q;  // stage k holds a pair: enables only, the block qualifies y_o
+  logic v1_q, v2_q, v3_q;  // stage k holds a pair: enables only, the block qualifies y_o
 
   always_ff @(posedge clk_i) begin
     v1_q <= valid_i;
     v2_q <= v1_q;
+    v3_q <= v2_q;
   end
 
   // ---------------------------------------------------------------------
-  // Stage 1: classify, order by magnitude, align
+  // Stage 1: classify, compare the magnitudes, both exponent differences
   // ---------------------------------------------------------------------
-  logic             s1_sign_q, s1_sub_q, s1_zero_sign_q, s1_nan_q, s1_inf_q;
-  logic [EXP_W-1:0] s1_exp_q;
-  logic [SIG_W-1:0] s1_sig_x_q;
-  logic [EXT_W-1:0] s1_al_y_q;
+  // The operands stay in their order here: the swap multiplexers (the
+  // comparison's result fanned out to every significand and exponent bit)
+  // are stage 2's, in front of the shifter.
+  logic               s1_swap_q, s1_sign_a_q, s1_sign_b_q, s1_sub_q, s1_nan_q, s1_inf_q;
+  logic [EXP_W-1:0]   s1_eff_a_q, s1_eff_b_q;
+  logic [SIG_W-1:0]   s1_sig_a_q, s1_sig_b_q;
+  logic [SHAMT_W-1:0] s1_shamt_ab_q, s1_shamt_ba_q;  // |a| >= |b|, |b| > |a|
 
   always_ff @(posedge clk_i) begin : s1_regs
     logic [MAG_W-1:0]   mag_a, mag_b;
-    logic               sign_a, sign_b, swap, sub;
-    logic [EXP_W-1:0]   exp_a, exp_b, eff_a, eff_b, diff;
+    logic               sign_a, sign_b, sub;
+    logic [EXP_W-1:0]   exp_a, exp_b, eff_a, eff_b, diff_ab, diff_ba;
     logic               a_nan, b_nan, a_inf, b_inf;
-    logic [SIG_W-1:0]   sig_a, sig_b, sig_y;
-    logic [SHAMT_W-1:0] shamt;
-    logic [EXT_W-1:0]   ext_y;
     if (valid_i) begin
       mag_a  = a_i[MAG_W-1:0];
       mag_b  = b_i[MAG_W-1:0];
@@ -183,8 +192,6 @@ module fp_add #(
       exp_b  = mag_b[MAG_W-1:MAN_W];
       eff_a  = eff_exp(exp_a);
       eff_b  = eff_exp(exp_b);
-      sig_a  = {|exp_a, mag_a[MAN_W-1:0]};
-      sig_b  = {|exp_b, mag_b[MAN_W-1:0]};
       sub    = sign_a ^ sign_b;
 
       // Classified per operand, off the comparator's path.
@@ -194,68 +201,108 @@ module fp_add #(
       b_inf  = &exp_b & ~|mag_b[MAN_W-1:0];
 
       // Ordering by the whole magnitude (not only the exponent) makes the
-      // stage-2 difference non-negative, so no result ever needs negating.
+      // stage-3 difference non-negative, so no result ever needs negating.
       // Both exponent differences are formed in parallel with the comparison.
-      swap  = mag_gt(mag_b, mag_a);
-      diff  = swap ? EXP_W'(add(ADD_W'(eff_b), ~(ADD_W'(eff_a)), 1'b1))
-                   : EXP_W'(add(ADD_W'(eff_a), ~(ADD_W'(eff_b)), 1'b1));
-      sig_y = swap ? sig_a : sig_b;
-      shamt = SHAMT_SAT && 32'(diff) > EXT_W ? SHAMT_W'(EXT_W) : SHAMT_W'(diff);
-      ext_y = {sig_y, GRS_W'(0)};
+      diff_ab = EXP_W'(add(ADD_W'(eff_a), ~(ADD_W'(eff_b)), 1'b1));
+      diff_ba = EXP_W'(add(ADD_W'(eff_b), ~(ADD_W'(eff_a)), 1'b1));
 
-      s1_sign_q      <= swap ? sign_b : sign_a;
-      s1_sub_q       <= sub;
-      // IEEE 754-2008 §6.3: an exact zero sum is -0 only for (-0) + (-0)
-      // (round to nearest); opposite signs give +0.
-      s1_zero_sign_q <= sign_a & sign_b;
-      s1_nan_q       <= a_nan | b_nan | (a_inf & b_inf & sub);
-      s1_inf_q       <= a_inf | b_inf;
-      s1_exp_q       <= swap ? eff_b : eff_a;
-      s1_sig_x_q     <= swap ? sig_b : sig_a;
-      // The sticky mask comes from shamt alone, in parallel with the shifter.
-      s1_al_y_q      <= (ext_y >> shamt) | EXT_W'(|(ext_y & ~({EXT_W{1'b1}} << shamt)));
+      s1_swap_q     <= mag_gt(mag_b, mag_a);
+      s1_sign_a_q   <= sign_a;
+      s1_sign_b_q   <= sign_b;
+      s1_sub_q      <= sub;
+      s1_nan_q      <= a_nan | b_nan | (a_inf & b_inf & sub);
+      s1_inf_q      <= a_inf | b_inf;
+      s1_eff_a_q    <= eff_a;
+      s1_eff_b_q    <= eff_b;
+      s1_sig_a_q    <= {|exp_a, mag_a[MAN_W-1:0]};
+      s1_sig_b_q    <= {|exp_b, mag_b[MAN_W-1:0]};
+      s1_shamt_ab_q <= SHAMT_SAT && 32'(diff_ab) > EXT_W ? SHAMT_W'(EXT_W) : SHAMT_W'(diff_ab);
+      s1_shamt_ba_q <= SHAMT_SAT && 32'(diff_ba) > EXT_W ? SHAMT_W'(EXT_W) : SHAMT_W'(diff_ba);
     end
   end
 
   // ---------------------------------------------------------------------
-  // Stage 2: add or subtract, count leading zeros
+  // Stage 2: order the operands, align the smaller one
   // ---------------------------------------------------------------------
-  logic             s2_sign_q, s2_nan_q, s2_inf_q;
+  logic             s2_sign_q, s2_sub_q, s2_zero_sign_q, s2_nan_q, s2_inf_q;
   logic [EXP_W-1:0] s2_exp_q;
-  logic [SUM_W-1:0] s2_sum_q;
-  logic [LZ_W-1:0]  s2_lz_q;
+  logic [SIG_W-1:0] s2_sig_x_q;
+  logic [EXT_W-1:0] s2_al_y_q;  // the aligned y, inverted for a subtraction
 
   always_ff @(posedge clk_i) begin : s2_regs
-    logic [SUM_W-1:0] ext_x, limit, sum;
-    logic             zero;
+    logic [SHAMT_W-1:0] shamt;
+    logic [EXT_W-1:0]   ext_y, al_y;
     if (v1_q) begin
-      ext_x = {1'b0, s1_sig_x_q, GRS_W'(0)};
-      // |x| >= |y|: the difference is never negative.
-      sum   = SUM_W'(add(ADD_W'(ext_x), s1_sub_q ? ~(ADD_W'(s1_al_y_q)) : ADD_W'(s1_al_y_q),
-                         s1_sub_q));
-      // The exponent may not fall below that of the subnormals: a one at
-      // position SUM_W-1-exp (none for exp >= SUM_W) stops the count at exp.
-      // The decoder works off the stage-1 register, in parallel with the adder.
-      limit = {1'b1, (SUM_W - 1)'(0)} >> s1_exp_q;
-      // An exact zero sum, found without waiting for the adder: equal
-      // operands when subtracting, or x = 0 (so y = 0) when adding.
-      zero  = s1_sub_q ? ext_x[EXT_W-1:0] == s1_al_y_q : ~|s1_sig_x_q;
-
-      s2_sign_q <= zero ? s1_zero_sign_q : s1_sign_q;
-      s2_nan_q  <= s1_nan_q;
-      s2_inf_q  <= s1_inf_q;
-      s2_exp_q  <= s1_exp_q;
-      s2_sum_q  <= sum;
-      s2_lz_q   <= lzc(sum | limit);
+      shamt = s1_swap_q ? s1_shamt_ba_q : s1_shamt_ab_q;
+      ext_y = {s1_swap_q ? s1_sig_a_q : s1_sig_b_q, GRS_W'(0)};
+      s2_sign_q      <= s1_swap_q ? s1_sign_b_q : s1_sign_a_q;
+      s2_sub_q       <= s1_sub_q;
+      // IEEE 754-2008 §6.3: an exact zero sum is -0 only for (-0) + (-0)
+      // (round to nearest); opposite signs give +0.
+      s2_zero_sign_q <= s1_sign_a_q & s1_sign_b_q;
+      s2_nan_q       <= s1_nan_q;
+      s2_inf_q       <= s1_inf_q;
+      s2_exp_q       <= s1_swap_q ? s1_eff_b_q : s1_eff_a_q;
+      s2_sig_x_q     <= s1_swap_q ? s1_sig_b_q : s1_sig_a_q;
+      // The sticky mask comes from shamt alone, in parallel with the shifter.
+      al_y           = (ext_y >> shamt) | EXT_W'(|(ext_y & ~({EXT_W{1'b1}} << shamt)));
+      // Inverted here, so that stage 3's adder does not wait for sub to
+      // reach every bit (a buffer tree of 1.2 ns at fp32).
+      s2_al_y_q      <= s1_sub_q ? ~al_y : al_y;
     end
   end
 
   // ---------------------------------------------------------------------
-  // Stage 3: normalize, round to nearest even, pack
+  // Stage 3: add or subtract, count leading zeros
+  // ---------------------------------------------------------------------
+  logic             s3_sign_q, s3_nan_q, s3_inf_q;
+  logic [EXP_W-1:0] s3_exp_q;
+  logic [SUM_W-1:0] s3_sum_q;  // the sum, shifted by lz's top bit already
+  logic [LZ_W-2:0]  s3_lz_q;   // the rest of the normalization shift
+  logic [LZ_W-1:0]  s3_nlz_q;  // the whole count, inverted, for the exponent
+
+  always_ff @(posedge clk_i) begin : s3_regs
+    logic [SUM_W-1:0] ext_x, limit, sum;
+    logic [LZ_W-1:0]  lz;
+    logic             zero;
+    if (v2_q) begin
+      ext_x = {1'b0, s2_sig_x_q, GRS_W'(0)};
+      // |x| >= |y|: the difference is never negative. For a subtraction y's
+      // bits come inverted (its zero extension's ones above) and the carry
+      // in is 1.
+      sum   = SUM_W'(add(ADD_W'(ext_x), {{(ADD_W - EXT_W){s2_sub_q}}, s2_al_y_q}, s2_sub_q));
+      // The exponent may not fall below that of the subnormals: a one at
+      // position SUM_W-1-exp (none for exp >= SUM_W) stops the count at exp.
+      // The decoder works off the stage-2 register, in parallel with the adder.
+      limit = {1'b1, (SUM_W - 1)'(0)} >> s2_exp_q;
+      // An exact zero sum, found without waiting for the adder: equal
+      // operands when subtracting, or x = 0 (so y = 0) when adding.
+      zero  = s2_sub_q ? &(ext_x[EXT_W-1:0] ^ s2_al_y_q) : ~|s2_sig_x_q;
+
+      s3_sign_q <= zero ? s2_zero_sign_q : s2_sign_q;
+      s3_nan_q  <= s2_nan_q;
+      s3_inf_q  <= s2_inf_q;
+      s3_exp_q  <= s2_exp_q;
+      lz        = lzc(sum | limit);
+      // The normalization shift's first step is taken here: lz's top bit is
+      // the root of the count's tree (the upper half of the sum is empty),
+      // known before its lower bits. Stage 4 (shift, round, select the
+      // exponent) was the adder's slowest; it keeps the rest of the shift.
+      s3_sum_q  <= lz[LZ_W-1] ? sum << (1 << (LZ_W - 1)) : sum;
+      s3_lz_q   <= lz[LZ_W-2:0];
+      // Inverted for the exponent: a register of its own (yosys would merge a
+      // plain copy), so that the shifter's shift amount drives the shifter
+      // alone.
+      s3_nlz_q  <= ~lz;
+    end
+  end
+
+  // ---------------------------------------------------------------------
+  // Stage 4: normalize, round to nearest even, pack
   // ---------------------------------------------------------------------
   logic [W-1:0] y_q;
 
-  always_ff @(posedge clk_i) begin : s3_regs
+  always_ff @(posedge clk_i) begin : s4_regs
     logic [SUM_W-1:0] norm;
     logic             hidden, round_up;
     logic [MAN_W-1:0] frac;
@@ -263,11 +310,11 @@ module fp_add #(
     logic [EXP_W:0]   exp_base, exp_norm, exp_next;  // one bit more for overflow
     logic [EXP_W-1:0] exp_field;
     logic             ovf_norm, ovf_next, overflow;
-    if (v2_q) begin
+    if (v3_q) begin
       // lz never exceeds the leading zeros, so no set bit leaves the top.
       // Below the kept bits [SUM_W-1 -: SIG_W]: the round bit, then GRS_W
       // sticky bits.
-      norm     = s2_sum_q << s2_lz_q;
+      norm     = s3_sum_q << s3_lz_q;  // the rest of the shift by lz
       hidden   = norm[SUM_W-1];
       frac     = norm[SUM_W-2 -: MAN_W];
       round_up = norm[GRS_W] & (|norm[GRS_W-1:0] | norm[GRS_W+1]);  // ties to even
@@ -276,7 +323,7 @@ module fp_add #(
       // In parallel with the shifter: exponent fields for the normalized
       // result (exp + 1 - lz) and for one rounding carry more. lz <= exp, so
       // neither goes negative; a zero sum has hidden = 0.
-      exp_base = (EXP_W + 1)'(add(ADD_W'(s2_exp_q), ~(ADD_W'(s2_lz_q)), 1'b1));
+      exp_base = (EXP_W + 1)'(add(ADD_W'(s3_exp_q), {{(ADD_W - LZ_W){1'b1}}, s3_nlz_q}, 1'b1));
       exp_norm = (EXP_W + 1)'(add(ADD_W'(exp_base), ADD_W'(1), 1'b0));
       exp_next = (EXP_W + 1)'(add(ADD_W'(exp_base), ADD_W'(2), 1'b0));
       // Round to nearest overflows to inf (IEEE 754-2008 §7.4): the field
@@ -295,9 +342,9 @@ module fp_add #(
         overflow  = hidden & ovf_norm;
       end
 
-      if (s2_nan_q)                  y_q <= QNAN;
-      else if (s2_inf_q || overflow) y_q <= {s2_sign_q, EXP_ONES, MAN_W'(0)};
-      else y_q <= {s2_sign_q, exp_field, frac ^ (carry[MAN_W-1:0] & {MAN_W{round_up}})};
+      if (s3_nan_q)                  y_q <= QNAN;
+      else if (s3_inf_q || overflow) y_q <= {s3_sign_q, EXP_ONES, MAN_W'(0)};
+      else y_q <= {s3_sign_q, exp_field, frac ^ (carry[MAN_W-1:0] & {MAN_W{round_up}})};
     end
   end
 

@@ -5,11 +5,13 @@
 // adder per lane and format) and writes the result back under the byte mask.
 //
 // Pipeline, for a command accepted in cycle t: t+1 bank read (bank_rd_o),
-// t+2 the data (bank_rdata_i) with the write of t+1 merged in and the adders'
-// inputs, t+3 a READ's response (rsp_valid_o), t+5 the write-back
-// (bank_wr_o). A reading command (READ, ADD) waits while a write to its
-// address accepted 1..3 cycles before has not reached the bank; the write 4
-// cycles older reaches it in the cycle of the read and is forwarded. Bank
+// t+2 the data (bank_rdata_i) with the writes of t+1 and t+2 merged in, and
+// the adders' inputs, t+3 a READ's response (rsp_valid_o), t+6 the write-back
+// (bank_wr_o; the adders take 4 cycles). A reading command (READ, ADD) waits
+// while a write to its address accepted 1..3 cycles before has not reached
+// the bank; the writes 4 and 5 cycles older are forwarded into its data (the
+// one of t+1 from a register, the one of t+2 straight from the write-back),
+// so ADDs to one address still follow each other at tCCDWL = 4. Bank
 // timing: tCCDS between column commands, tCCDL within a bank group, tCCDWL =
 // 2 x tCCDL after an op-and-store (T3 §5.1.1); bg_ready_o says which bank
 // groups may take a command now.
@@ -102,20 +104,28 @@ module near_bank_alu_core #(
   end
 
   // ------------------------------------------------------------- pipeline
-  // Stage k holds the command accepted k cycles ago.
-  logic               s_valid_q [1:5];
-  logic [1:0]         s_op_q    [1:5];
-  logic [1:0]         s_fmt_q   [1:5];
-  logic [BG_W-1:0]    s_bg_q    [1:5];
-  logic [ADDR_W-1:0]  s_addr_q  [1:5];
-  logic [DATA_W-1:0]  s_data_q  [1:5];
-  logic [BURST_BYTES-1:0] s_mask_q [1:5];
+  // Stage k holds the command accepted k cycles ago: the pipeline registers
+  // of a command in flight, each read in its own stage (no array a storage
+  // macro could hold: docs/blocks/near_bank_alu.md, Cost).
+  localparam int unsigned NS = 6;  // stages: the write-back is stage 6
+  logic               s_valid_q [1:NS];
+  logic [1:0]         s_op_q    [1:NS];
+  logic [1:0]         s_fmt_q   [1:NS];
+  logic [BG_W-1:0]    s_bg_q    [1:NS];
+  logic [ADDR_W-1:0]  s_addr_q  [1:NS];
+  logic [DATA_W-1:0]  s_data_q  [1:NS];
+  logic [BURST_BYTES-1:0] s_mask_q [1:NS];
 
-  logic               fwd_valid_q;
-  logic [BG_W-1:0]    fwd_bg_q;
-  logic [ADDR_W-1:0]  fwd_addr_q;
+  // Forwarding into stage 2's data. Where each byte comes from is decided a
+  // cycle ahead, between stage 1 and the writes that will meet it in stage
+  // 2, and registered as one-hot byte selects, so that neither an address
+  // compare nor the write-back's format multiplexer sits in front of the
+  // adders (the compare was the critical path: T3 §4.3's ordering in front
+  // of the adder). The sources: the bank; the write of the cycle before (its
+  // data in fwd_data_q); the write-back of this very cycle (stage 6), which
+  // is a STORE's data or one format's sums.
   logic [DATA_W-1:0]  fwd_data_q;
-  logic [BURST_BYTES-1:0] fwd_mask_q;
+  logic [BURST_BYTES-1:0] sel_bank_q, sel_fwd_q, sel_store_q, sel_fp16_q, sel_bf16_q, sel_fp32_q;
   logic               rsp_valid_q;
   logic [DATA_W-1:0]  rsp_data_q;
   logic [3:0]         wait_any_q;
@@ -148,19 +158,39 @@ module near_bank_alu_core #(
   end
 
   // ------------------------------------------------- read data and adders
-  // The bank's data, with the write of the cycle before merged in where it
-  // hit the same address (read-first array: the read missed it).
+  // The bank's data (read-first array: the read in stage 1 missed the write
+  // of that cycle), with the write of the cycle before and the write-back of
+  // this cycle merged in where they hit the same address, the younger on top.
+  logic               wr;
+  logic [DATA_W-1:0]  wdata;
   logic [DATA_W-1:0]  rdata;
+  logic [DATA_W-1:0]  y_fp16, y_bf16, y_fp32;
   always_comb begin
-    rdata = bank_rdata_i;
-    if (fwd_valid_q && fwd_bg_q == s_bg_q[2] && fwd_addr_q == s_addr_q[2])
-      for (int b = 0; b < BURST_BYTES; b++)
-        if (fwd_mask_q[b]) rdata[8*b +: 8] = fwd_data_q[8*b +: 8];
+    for (int b = 0; b < BURST_BYTES; b++)
+      rdata[8*b +: 8] = ({8{sel_bank_q[b]}}  & bank_rdata_i[8*b +: 8]) |
+                        ({8{sel_fwd_q[b]}}   & fwd_data_q[8*b +: 8])   |
+                        ({8{sel_store_q[b]}} & s_data_q[6][8*b +: 8])  |
+                        ({8{sel_fp16_q[b]}}  & y_fp16[8*b +: 8])       |
+                        ({8{sel_bf16_q[b]}}  & y_bf16[8*b +: 8])       |
+                        ({8{sel_fp32_q[b]}}  & y_fp32[8*b +: 8]);
   end
 
-  // One adder per lane and format; their 3 stages carry the ADD from stage 2
-  // to stage 5. Only the adders of an ADD's format take its operands; the
-  // others hold still (no switching), and only stage 5 of an ADD takes a sum.
+  // The selects for the command entering stage 2: the write-back now (stage
+  // 6) becomes the write of the cycle before; stage 5's becomes the
+  // write-back, the younger, on top. Only what hits the same bank group and
+  // address, under its mask; the bank for every other byte.
+  logic [BURST_BYTES-1:0] fwd_hit, wb_hit;
+  logic                   wb_add;
+  always_comb begin
+    fwd_hit = (wr && s_bg_q[6] == s_bg_q[1] && s_addr_q[6] == s_addr_q[1]) ? s_mask_q[6] : '0;
+    wb_hit  = (writes(s_valid_q[5], s_op_q[5]) && s_bg_q[5] == s_bg_q[1] &&
+               s_addr_q[5] == s_addr_q[1]) ? s_mask_q[5] : '0;
+    wb_add  = s_op_q[5] == OP_ADD;
+  end
+
+  // One adder per lane and format; their 4 stages carry the ADD from stage 2
+  // to stage 6. Only the adders of an ADD's format take its operands; the
+  // others hold still (no switching), and only stage 6 of an ADD takes a sum.
   logic               add_fp16, add_bf16, add_fp32;
   always_comb begin
     add_fp16 = s_valid_q[2] && s_op_q[2] == OP_ADD && s_fmt_q[2] == FMT_FP16;
@@ -168,7 +198,6 @@ module near_bank_alu_core #(
     add_fp32 = s_valid_q[2] && s_op_q[2] == OP_ADD && s_fmt_q[2] == FMT_FP32;
   end
 
-  logic [DATA_W-1:0]  y_fp16, y_bf16, y_fp32;
   for (genvar i = 0; i < L16; i++) begin : g_lane16
     fp_add #(.EXP_W(5), .MAN_W(10)) u_fp16 (
       .clk_i, .valid_i(add_fp16), .a_i(rdata[16*i +: 16]), .b_i(s_data_q[2][16*i +: 16]),
@@ -183,20 +212,18 @@ module near_bank_alu_core #(
       .y_o(y_fp32[32*i +: 32]));
   end
 
-  logic               wr;
-  logic [DATA_W-1:0]  wdata;
   always_comb begin
-    wr = writes(s_valid_q[5], s_op_q[5]);
-    if (s_op_q[5] != OP_ADD)          wdata = s_data_q[5];
-    else if (s_fmt_q[5] == FMT_FP16)  wdata = y_fp16;
-    else if (s_fmt_q[5] == FMT_BF16)  wdata = y_bf16;
+    wr = writes(s_valid_q[6], s_op_q[6]);
+    if (s_op_q[6] != OP_ADD)          wdata = s_data_q[6];
+    else if (s_fmt_q[6] == FMT_FP16)  wdata = y_fp16;
+    else if (s_fmt_q[6] == FMT_BF16)  wdata = y_bf16;
     else                              wdata = y_fp32;
   end
 
   // ---------------------------------------------------------------- state
   always_ff @(posedge clk_i) begin
     if (!rst_ni) begin
-      for (int k = 1; k <= 5; k++) begin
+      for (int k = 1; k <= NS; k++) begin
         s_valid_q[k] <= 1'b0;
         s_op_q[k]    <= '0;
         s_fmt_q[k]   <= '0;
@@ -205,15 +232,17 @@ module near_bank_alu_core #(
         s_data_q[k]  <= '0;
         s_mask_q[k]  <= '0;
       end
-      fwd_valid_q <= 1'b0;
-      fwd_bg_q    <= '0;
-      fwd_addr_q  <= '0;
       fwd_data_q  <= '0;
-      fwd_mask_q  <= '0;
+      sel_bank_q  <= '0;
+      sel_fwd_q   <= '0;
+      sel_store_q <= '0;
+      sel_fp16_q  <= '0;
+      sel_bf16_q  <= '0;
+      sel_fp32_q  <= '0;
       rsp_valid_q <= 1'b0;
       rsp_data_q  <= '0;
     end else begin
-      for (int k = 5; k >= 2; k--) begin
+      for (int k = NS; k >= 2; k--) begin
         s_valid_q[k] <= s_valid_q[k-1];
         s_op_q[k]    <= s_op_q[k-1];
         s_fmt_q[k]   <= s_fmt_q[k-1];
@@ -239,13 +268,15 @@ module near_bank_alu_core #(
         s_data_q[1] <= '0;
         s_mask_q[1] <= '0;
       end
-      fwd_valid_q <= wr;
-      if (wr) begin
-        fwd_bg_q   <= s_bg_q[5];
-        fwd_addr_q <= s_addr_q[5];
-        fwd_data_q <= wdata;
-        fwd_mask_q <= s_mask_q[5];
-      end
+      if (wr) fwd_data_q <= wdata;
+      // The same choice as wdata's, a cycle ahead (an ADD's format is never
+      // 3 in the pipeline: refused).
+      sel_bank_q  <= ~(wb_hit | fwd_hit);
+      sel_fwd_q   <= fwd_hit & ~wb_hit;
+      sel_store_q <= wb_add ? '0 : wb_hit;
+      sel_fp16_q  <= wb_add && s_fmt_q[5] == FMT_FP16 ? wb_hit : '0;
+      sel_bf16_q  <= wb_add && s_fmt_q[5] == FMT_BF16 ? wb_hit : '0;
+      sel_fp32_q  <= wb_add && s_fmt_q[5] != FMT_FP16 && s_fmt_q[5] != FMT_BF16 ? wb_hit : '0;
       rsp_valid_q <= s_valid_q[2] && s_op_q[2] == OP_READ;
       if (s_valid_q[2] && s_op_q[2] == OP_READ) rsp_data_q <= rdata;
     end
@@ -295,16 +326,16 @@ module near_bank_alu_core #(
     bank_rd_bg_o   = bank_rd_o ? s_bg_q[1] : '0;
     bank_rd_addr_o = bank_rd_o ? s_addr_q[1] : '0;
     bank_wr_o      = wr;
-    bank_wr_bg_o   = wr ? s_bg_q[5] : '0;
-    bank_wr_addr_o = wr ? s_addr_q[5] : '0;
+    bank_wr_bg_o   = wr ? s_bg_q[6] : '0;
+    bank_wr_addr_o = wr ? s_addr_q[6] : '0;
     bank_wdata_o   = wr ? wdata : '0;
-    bank_wmask_o   = wr ? s_mask_q[5] : '0;
+    bank_wmask_o   = wr ? s_mask_q[6] : '0;
     rsp_valid_o    = rsp_valid_q;
     rsp_data_o     = rsp_valid_q ? rsp_data_q : '0;
   end
 
   assign busy_o               = s_valid_q[1] || s_valid_q[2] || s_valid_q[3] || s_valid_q[4] ||
-                                s_valid_q[5];
+                                s_valid_q[5] || s_valid_q[6];
   assign err_o                = err_q;
   assign stat_reads_o         = stat_reads_q;
   assign stat_stores_o        = stat_stores_q;

@@ -88,14 +88,15 @@ TEST(NearBankAlu, AnAddsLifeAsDocumented) {
     uint32_t bg_ready;
     bool busy;
   };
-  // cycle 0: taken; 1: bank read; 2: data into the adders; 5: write-back.
-  // Bank group 0 takes its next command at cycle 4 (tCCDWL = 4). Busy (the
-  // registers') while the ADD is in the pipeline, cycles 1..5.
+  // cycle 0: taken; 1: bank read; 2: data into the adders (4 stages); 6:
+  // write-back. Bank group 0 takes its next command at cycle 4 (tCCDWL = 4,
+  // T3 §5.1.1, whatever the pipeline's depth). Busy (the registers') while
+  // the ADD is in the pipeline, cycles 1..6.
   const Row rows[] = {{true, false, false, 0xf, false}, {false, true, false, 0xe, true},
                       {false, false, false, 0xe, true}, {false, false, false, 0xe, true},
-                      {false, false, false, 0xf, true}, {false, false, true, 0xf, true},
-                      {false, false, false, 0xf, false}};
-  for (int c = 0; c < 7; ++c) {
+                      {false, false, false, 0xf, true}, {false, false, false, 0xf, true},
+                      {false, false, true, 0xf, true},  {false, false, false, 0xf, false}};
+  for (int c = 0; c < 8; ++c) {
     if (c == 1) h.in.cmd_valid = false;
     const NearBankAluCoreOutputs o = h.step();
     if (c == 0) {
@@ -111,19 +112,46 @@ TEST(NearBankAlu, AnAddsLifeAsDocumented) {
   }
 }
 
-TEST(NearBankAlu, AReadSeesTheWriteOfTheCycleBefore) {
+TEST(NearBankAlu, AReadSeesTheWriteOfItsDataCycle) {
   Harness h;
-  h.cmd(1, 0, 2, 8, splat32(0x11223344));  // STORE at cycle 0: written at cycle 5
+  h.cmd(1, 0, 2, 8, splat32(0x11223344));  // STORE at cycle 0: written at cycle 6
   h.step();
   h.cmd(0, 0, 2, 8, {});
   unsigned waited = 0;
-  while (!h.step().cmd_ready) ++waited;  // READ taken at cycle 4, reads at 5
+  while (!h.step().cmd_ready) ++waited;  // READ taken at cycle 4, reads at 5, data at 6
   EXPECT_EQ(waited, 3u);
   h.in.cmd_valid = false;
   NearBankAluCoreOutputs o;
   for (int c = 0; c < 4 && !o.rsp_valid; ++c) o = h.step();
   ASSERT_TRUE(o.rsp_valid);
   EXPECT_EQ(o.rsp_data, splat32(0x11223344)) << "forwarded: the bank's read missed the write";
+}
+
+// The two writes forwarded into a read's data, the write of its read cycle
+// (5 cycles older) and that of its data cycle (4 older), the younger on top:
+// with tCCDL = 1 two STOREs to one address follow each other in consecutive
+// cycles (no default timing does this; the co-simulated builds have
+// tCCDL >= 2).
+TEST(NearBankAlu, TwoForwardedWritesTheYoungerOnTop) {
+  NearBankAluParams p;
+  p.t_ccdl = 1;
+  Harness h(p);
+  h.cmd(1, 0, 1, 3, splat32(0x11111111));  // cycle 0: written at 6
+  h.step();
+  h.cmd(1, 0, 1, 3, splat32(0x22222222));  // cycle 1: written at 7, even bytes
+  h.in.cmd_mask = Wide{};
+  for (unsigned b = 0; b < p.burst_bytes; b += 2) h.in.cmd_mask.set_lane(b, 1, 1);
+  ASSERT_TRUE(h.step().cmd_ready);
+  h.in.cmd_valid = false;
+  for (int c = 2; c < 5; ++c) h.step();
+  h.cmd(0, 0, 1, 3, {});  // cycle 5: reads at 6, data at 7
+  ASSERT_TRUE(h.step().cmd_ready) << "4 and 5 cycles after the STOREs: no hazard";
+  h.in.cmd_valid = false;
+  NearBankAluCoreOutputs o;
+  for (int c = 0; c < 4 && !o.rsp_valid; ++c) o = h.step();
+  ASSERT_TRUE(o.rsp_valid);
+  EXPECT_EQ(o.rsp_data, splat32(0x11221122));
+  EXPECT_EQ(h.mem[std::make_pair(1u, 3u)], splat32(0x11221122)) << "and the bank, after both";
 }
 
 TEST(NearBankAlu, RefusedCommandsDoNothingButCount) {

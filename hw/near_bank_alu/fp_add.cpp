@@ -2,11 +2,12 @@
 //
 // The steps follow rtl/fp_add.sv stage by stage, so that a mismatch between
 // the two points at one stage:
-//   1. unpack, classify, order by magnitude, align the smaller operand with
-//      guard, round and sticky bits;
-//   2. add or subtract the significands, count leading zeros (capped so that
+//   1. unpack, classify, compare the magnitudes, both exponent differences;
+//   2. order by magnitude, align the smaller operand with guard, round and
+//      sticky bits (the RTL's stages 1 and 2 are one step here);
+//   3. add or subtract the significands, count leading zeros (capped so that
 //      the result never goes below the subnormal exponent);
-//   3. normalize, round to nearest even, pack, handle inf/NaN/zero/overflow.
+//   4. normalize, round to nearest even, pack, handle inf/NaN/zero/overflow.
 #include "near_bank_alu/fp_add.h"
 
 #include <stdexcept>
@@ -70,7 +71,7 @@ uint32_t fp_add(const FpFormat& f, uint32_t a, uint32_t b) {
   const unsigned ext_w = man_w + 1 + kGrs;  // aligned significand
   const unsigned sum_w = ext_w + 1;         // plus the carry of an addition
 
-  // ---- Stage 1: order by magnitude so that the difference is never negative.
+  // ---- Stages 1-2: order by magnitude so that the difference is never negative.
   const uint32_t mag_a = a & mag_mask, mag_b = b & mag_mask;
   const uint32_t sign_a = (a >> mag_w) & 1, sign_b = (b >> mag_w) & 1;
   const uint32_t swap = mag_b > mag_a;
@@ -101,16 +102,16 @@ uint32_t fp_add(const FpFormat& f, uint32_t a, uint32_t b) {
   const uint32_t lost = ext_y & ((1u << shamt) - 1);
   const uint32_t al_y = (ext_y >> shamt) | uint32_t(lost != 0);
 
-  // ---- Stage 2: |x| >= |y|, so the difference is never negative.
+  // ---- Stage 3: |x| >= |y|, so the difference is never negative.
   const uint32_t ext_x = sig_x << kGrs;
   const uint32_t sum = sub ? ext_x - al_y : ext_x + al_y;
   // The exponent may not drop below that of the subnormals: stop the
   // normalization shift at eff_x (exponent field 1, or 0 without the
-  // implicit bit). A zero sum is replaced as a whole in stage 3.
+  // implicit bit). A zero sum is replaced as a whole in stage 4.
   const unsigned lz = leading_zeros32_or1(sum) - (32 - sum_w);
   const unsigned sh = lz < eff_x ? lz : eff_x;
 
-  // ---- Stage 3: the significand is normalized to sum_w bits; the kept bits
+  // ---- Stage 4: the significand is normalized to sum_w bits; the kept bits
   // are [sum_w-1:kGrs+1], bit kGrs is the round bit, the rest is sticky.
   const uint32_t norm = sum << sh;  // sh <= lz: stays within sum_w bits
   const uint32_t kept = norm >> (kGrs + 1);

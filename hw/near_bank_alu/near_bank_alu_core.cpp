@@ -90,8 +90,9 @@ const NearBankAluCore::Decision& NearBankAluCore::decide_now(const NearBankAluDa
   d.refused = refused(op, fmt);
   d.bg = in.cmd_bg & bg_mask_ & (p_.bg - 1);
   d.addr = in.cmd_addr & addr_mask_;
-  // An address a younger write has not reached yet cannot be read; the write
-  // four cycles older is forwarded (T3 §4.3: updates apply in order).
+  // An address a younger write has not reached yet cannot be read; the
+  // writes four and five cycles older are forwarded (T3 §4.3: updates apply
+  // in order).
   const uint64_t k = key(d.bg, d.addr);
   d.hazard = (op == uint32_t(NbOp::read) || op == uint32_t(NbOp::add)) &&
              (st(1).write_key == k || st(2).write_key == k || st(3).write_key == k);
@@ -104,12 +105,16 @@ const NearBankAluCore::Decision& NearBankAluCore::decide_now(const NearBankAluDa
 void NearBankAluCore::merge_rdata(const Wide& bank_rdata, Wide& r) const {
   const unsigned dw = p_.data_w();
   masked_copy(r, bank_rdata, data_bits_);
-  // The write of the cycle before (stage 5 then, the slot behind it now).
-  const Stage& f = st(6);
-  if (f.write_key != key(st(2).bg, st(2).addr)) return;
-  for (unsigned w = 0; w < dw / 64; ++w) {
-    const uint64_t m = byte_mask_word(f.mask, w);
-    r.w[w] = (f.data.w[w] & m) | (r.w[w] & ~m);
+  // The write of the cycle before (stage 6 then, the slot behind it now),
+  // then this cycle's write-back (stage 6), the younger on top. A stage's
+  // data is its sum from stage 3 on, so the write-back's is there already.
+  const uint64_t k = key(st(2).bg, st(2).addr);
+  for (const Stage* f : {&st(7), &st(6)}) {
+    if (f->write_key != k) continue;
+    for (unsigned w = 0; w < dw / 64; ++w) {
+      const uint64_t m = byte_mask_word(f->mask, w);
+      r.w[w] = (f->data.w[w] & m) | (r.w[w] & ~m);
+    }
   }
 }
 
@@ -136,8 +141,10 @@ void NearBankAluCore::apply(const NearBankAluDataIn& in, bool err_clear, const D
   memo_.valid = false;  // the state it was made on changes at this edge
   auto bump = [this](uint32_t& c) { c = (c + 1) & stat_mask_; };
 
-  // S2 -> S3: the bank's data (with the last write merged) meets the
-  // command: a READ's becomes the response, an ADD's enters the adders.
+  // S2 -> S3: the bank's data (with the writes of the cycle before and of
+  // this cycle merged) meets the command: a READ's becomes the response, an
+  // ADD's enters the adders (the sum is computed here at once and carried
+  // to the write-back in stage 6, as the RTL's four adder stages carry it).
   Stage& s2 = st(2);
   const bool rsp = s2.valid && s2.op == NbOp::read;
   if (rsp) {
@@ -153,7 +160,7 @@ void NearBankAluCore::apply(const NearBankAluDataIn& in, bool err_clear, const D
   out_.rsp_valid = rsp;
 
   // Every stage moves on: stage k becomes stage k+1, a free slot stage 1
-  // (this cycle's write, stage 5, stays behind as stage 6 for forwarding).
+  // (this cycle's write, stage 6, stays behind as k = 7 for forwarding).
   head_ = (head_ + 7) & 7;
   Stage& s1 = st(1);
   s1.valid = false;
@@ -173,23 +180,23 @@ void NearBankAluCore::apply(const NearBankAluDataIn& in, bool err_clear, const D
   // An empty stage's fields and data are never looked at (every use is
   // qualified by its valid bit or its write key), so they are not cleared.
 
-  // The next cycle's bank read (stage 1) and write-back (stage 5).
+  // The next cycle's bank read (stage 1) and write-back (stage 6).
   out_.bank_rd = reads(s1);
   out_.bank_rd_bg = out_.bank_rd ? s1.bg : 0;
   out_.bank_rd_addr = out_.bank_rd ? s1.addr : 0;
-  const Stage& s5 = st(5);
-  if (writes(s5)) {
+  const Stage& s6 = st(6);
+  if (writes(s6)) {
     // Stored Wides are zero above the burst (masked from the pins), so
     // whole copies are exact.
-    out_.bank_wdata = s5.data;
-    out_.bank_wmask = s5.mask;
+    out_.bank_wdata = s6.data;
+    out_.bank_wmask = s6.mask;
   } else if (out_.bank_wr) {
     out_.bank_wdata = out_.bank_wmask = Wide{};
   }
-  out_.bank_wr = writes(s5);
-  out_.bank_wr_bg = out_.bank_wr ? s5.bg : 0;
-  out_.bank_wr_addr = out_.bank_wr ? s5.addr : 0;
-  stages_ = (stages_ << 1 | uint32_t(s1.valid)) & 0x1f;
+  out_.bank_wr = writes(s6);
+  out_.bank_wr_bg = out_.bank_wr ? s6.bg : 0;
+  out_.bank_wr_addr = out_.bank_wr ? s6.addr : 0;
+  stages_ = (stages_ << 1 | uint32_t(s1.valid)) & 0x3f;
   out_.busy = stages_ != 0;
 
   // Bank timing (T3 §5.1.1): tCCDS between any two column commands; tCCDL

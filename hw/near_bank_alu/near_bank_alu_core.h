@@ -12,8 +12,8 @@
 // op-and-store the bank group's next column command waits tCCDWL = 2 x tCCDL
 // (T3 §5.1.1). Updates to one address take effect in the order they were
 // accepted, back to back included: a command that reads an address a younger
-// write has not reached yet waits, and the write of the cycle before a read
-// is forwarded into it.
+// write has not reached yet waits, and the writes that reach the bank in the
+// two cycles after its read are forwarded into its data.
 //
 // The bank itself (the DRAM array) is outside: the block reads it through
 // bank_rd_* (data on bank_rdata_i one cycle later) and writes it through
@@ -21,10 +21,10 @@
 // cycle read the old data).
 //
 // Pipeline, for a command accepted in cycle t: t+1 the bank read, t+2 the
-// data and the adders' inputs (a READ's data is registered for the
-// response), t+3 the response, t+5 the write-back (the adders take 3
-// cycles). The C++ model and rtl/near_bank_alu_core.sv are cycle- and
-// bit-exact.
+// data (the writes of t+1 and t+2 to its address merged in) and the adders'
+// inputs (a READ's data is registered for the response), t+3 the response,
+// t+6 the write-back (the adders take 4 cycles). The C++ model and
+// rtl/near_bank_alu_core.sv are cycle- and bit-exact.
 #pragma once
 
 #include <array>
@@ -47,7 +47,7 @@ struct NearBankAluParams {
   unsigned data_w() const { return burst_bytes * 8; }
   // Cycles from a command's acceptance to its response / its write-back.
   static constexpr unsigned kReadLatency = 3;
-  static constexpr unsigned kWriteLatency = 5;
+  static constexpr unsigned kWriteLatency = 6;
 
   // Throws std::invalid_argument naming the parameter and its allowed range.
   void validate() const;
@@ -105,7 +105,7 @@ struct NearBankAluCoreInputs : NearBankAluDataIn {
 
 // What only the registers read.
 struct NearBankAluCoreOutputs : NearBankAluDataOut {
-  bool busy = false;  // a command is in the pipeline (taken 1..5 cycles ago, not refused)
+  bool busy = false;  // a command is in the pipeline (taken 1..6 cycles ago, not refused)
 };
 
 class NearBankAluCore {
@@ -183,14 +183,15 @@ class NearBankAluCore {
   mutable Memo memo_;
   bool reads(const Stage& s) const { return s.valid && (s.op == NbOp::read || s.op == NbOp::add); }
   bool writes(const Stage& s) const { return s.valid && (s.op == NbOp::store || s.op == NbOp::add); }
-  // The bank's data with the last write merged in, into r (burst bits only).
+  // The bank's data with the writes of the cycle before and of this cycle
+  // merged in, into r (burst bits only).
   void merge_rdata(const Wide& bank_rdata, Wide& r) const;
 
-  // The command accepted k cycles ago (k = 1..5): a ring, so that a clock
-  // moves an index rather than five bursts. Eight slots for five stages: an
-  // index mask instead of a division, and the slot behind stage 5 (k = 6)
+  // The command accepted k cycles ago (k = 1..6): a ring, so that a clock
+  // moves an index rather than six bursts. Eight slots for six stages: an
+  // index mask instead of a division, and the slot behind stage 6 (k = 7)
   // still holds the write of the cycle before, which is forwarded into a
-  // read of its address.
+  // read of its address, as is stage 6's own (the write-back of this cycle).
   Stage& st(unsigned k) { return ring_[(head_ + k) & 7]; }
   const Stage& st(unsigned k) const { return ring_[(head_ + k) & 7]; }
 

@@ -191,13 +191,15 @@ struct ConfigNames {
 };
 TYPED_TEST_SUITE(FpAddRtl, Configs, ConfigNames);
 
-TYPED_TEST(FpAddRtl, LatencyIsThreeCyclesAndTheOutputIsRegistered) {
-  static_assert(TypeParam::kLatency == 3, "the near-bank ALU's valid pipeline expects 3");
+TYPED_TEST(FpAddRtl, LatencyIsFourCyclesAndTheOutputIsRegistered) {
+  // rtl/near_bank_alu_core.sv carries an ADD from stage 2 to its write-back
+  // in stage 6 (NearBankAluParams::kWriteLatency) on this latency.
+  static_assert(TypeParam::kLatency == 4, "the near-bank ALU's valid pipeline expects 4");
   constexpr FpFormat f = TypeParam::kFormat;
   const uint32_t one = uint32_t(f.bias()) << f.man_w;
   const uint32_t two = uint32_t(f.bias() + 1) << f.man_w;
   Rtl<TypeParam> rtl;
-  // 1 + 1 in cycle 0, then 0 + 0: y_o shows 2 in cycle 3 and in no other.
+  // 1 + 1 in cycle 0, then 0 + 0: y_o shows 2 in cycle 4 and in no other.
   std::vector<uint32_t> seen;
   seen.push_back(rtl.cycle(one, one));
   for (int t = 1; t < 8; ++t) seen.push_back(rtl.cycle(0, 0));
@@ -214,7 +216,7 @@ TYPED_TEST(FpAddRtl, AnIdleAdderHoldsItsLastSum) {
   const uint32_t one = uint32_t(f.bias()) << f.man_w;
   const uint32_t two = uint32_t(f.bias() + 1) << f.man_w;
   Rtl<TypeParam> rtl;
-  // 1 + 1 in cycle 0, then operands without valid_i: 2 from cycle 3 on.
+  // 1 + 1 in cycle 0, then operands without valid_i: 2 from cycle 4 on.
   rtl.cycle(one, one, true);
   for (int t = 1; t < 10; ++t) {
     const uint32_t y = rtl.cycle(one, 0, false);

@@ -70,7 +70,7 @@ std::optional<std::string> NearBankAluScoreboard::observe(const NearBankAluInput
   const bool refused = op == 3 || (op == 2 && fmt == 3);
 
   // ---- the register port, on the state before the edge; the interrupt line
-  // A command taken 1..5 cycles ago is still in the pipeline (busy); no
+  // A command taken 1..6 cycles ago is still in the pipeline (busy); no
   // register of this map is locked by it, so every write is answered alike.
   regs_.observe(in.apb, out.apb, !pending_.empty(), [&](unsigned r) { return ro(r); }, err);
   if (out.intr != regs_.intr())
@@ -118,7 +118,7 @@ std::optional<std::string> NearBankAluScoreboard::observe(const NearBankAluInput
   counter("stat_hazard_stalls_o", out.stat_hazard_stalls, n_.hazard);
   counter("stat_timing_stalls_o", out.stat_timing_stalls, n_.timing);
 
-  // ---- each command's bank read (t+1), response (t+3), write-back (t+5)
+  // ---- each command's bank read (t+1), response (t+3), write-back (t+6)
   const Pending* rd = nullptr;
   const Pending* rsp = nullptr;
   const Pending* wr = nullptr;
@@ -214,9 +214,11 @@ std::optional<std::string> NearBankAluScoreboard::observe(const NearBankAluInput
         for (unsigned b = 0; b < p_.burst_bytes; ++b)
           if (c.mask.byte(b / 8) >> (b % 8) & 1) m.set_byte(b, value.byte(b));
       }
+      // A write taken 4 or 5 cycles before this read reaches the bank in the
+      // two cycles after the read (t+1): its data must be forwarded.
       for (const Pending& w : pending_)
         if (c.op != NbOp::store && w.op != NbOp::read && w.bg == bg && w.addr == addr &&
-            cycle_ - w.accepted == 4)
+            cycle_ - w.accepted >= 4 && cycle_ - w.accepted < NearBankAluParams::kWriteLatency)
           ++n_.forwarded, ++total_.forwarded;
       if (c.op == NbOp::add) last_add_ = c;
       pending_.push_back(c);

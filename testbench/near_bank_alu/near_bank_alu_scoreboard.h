@@ -9,7 +9,7 @@
 // op-and-store, T3 §5.1.1) and of the ordering rule (a read waits for a
 // younger write of its address that cannot reach it in time); each command's
 // bank read (t+1), response (t+3, the golden burst at its turn) and
-// write-back (t+5: address, byte mask, and the golden bytes under it); the
+// write-back (t+6: address, byte mask, and the golden bytes under it); the
 // error flag and every counter. It keeps its own picture of the registers
 // (reg_shadow.h) and predicts every register access's answer (STATUS.ERR,
 // the counters, the build's parameters; refused accesses) and the interrupt
@@ -55,7 +55,7 @@ class NearBankAluScoreboard {
 
   struct Counts {
     uint64_t reads = 0, stores = 0, adds = 0, refused = 0, hazard = 0, timing = 0;
-    uint64_t forwarded = 0;  // reads of an address written in the very cycle of the read
+    uint64_t forwarded = 0;  // reads of an address written after the read, before its data is used
     uint64_t back_to_back = 0;  // ADDs to the address of the ADD before, at the tCCDWL limit
     uint64_t adds_by_format[3] = {};
     uint64_t err_clears = 0;      // CTRL.ERR_CLEAR pulses that found the flag set
