@@ -771,7 +771,7 @@ TEST(DmaTriggerCosim, ConstrainedRandom) {
   stim->stop();
   for (unsigned n = 0; n < 200000 && !stim->idle(b.out()) && !testing::Test::HasFailure(); ++n)
     run_cycle(false);
-  EXPECT_TRUE(stim->idle(b.out())) << "traffic did not drain: deadlock";
+  EXPECT_TRUE(stim->idle(b.out())) << "traffic did not drain: deadlock:" << stim->pending(b.out());
   const auto err = b.sb().check_drained();
   EXPECT_FALSE(err.has_value()) << *err;
   add(b.sb());

@@ -113,6 +113,22 @@ bool DmaTriggerStimulus::idle(const DmaTriggerOutputs& out) const {
          !wr_issued_ && !config_due_ && apb_.idle() && !out.busy;
 }
 
+std::string DmaTriggerStimulus::pending(const DmaTriggerOutputs& out) const {
+  std::string s;
+  const int u = unfinished_region();
+  if (!stopping_) s += " not stopping;";
+  if (u >= 0)
+    s += " region " + std::to_string(u) + " (entry " + std::to_string(regions_[u].entry) + ") has " +
+         std::to_string(regions_[u].sent % regions_[u].f.tiles_per_block) + " of " +
+         std::to_string(regions_[u].f.tiles_per_block) + " tiles of a block;";
+  if (have_trig_ || trig_taken_) s += " a trigger in hand;";
+  if (!writes_.empty() || wr_issued_) s += " table writes queued;";
+  if (config_due_) s += " configuration due;";
+  if (!apb_.idle()) s += " APB busy;";
+  if (out.busy) s += " block busy;";
+  return s;
+}
+
 DmaTriggerStimulus::Trig DmaTriggerStimulus::tile_trigger(int region) {
   const Region& r = regions_[region];
   const uint32_t wgi = uint32_t(rnd(0, r.map.wgs() - 1));

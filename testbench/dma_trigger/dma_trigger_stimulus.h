@@ -29,6 +29,7 @@
 #include <array>
 #include <cstdint>
 #include <random>
+#include <string>
 #include <vector>
 
 #include "apb_master.h"
@@ -67,6 +68,8 @@ class DmaTriggerStimulus {
   void stop();
   // Stopped, every trigger and write taken, the bus idle, nothing in flight.
   bool idle(const DmaTriggerOutputs& out) const;
+  // What keeps idle() false, for a drain failure's message.
+  std::string pending(const DmaTriggerOutputs& out) const;
 
   // This cycle's data pins, and register transfers queued on an idle bus
   // (the caller drives the bus: ApbMaster::drive).
