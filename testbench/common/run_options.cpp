@@ -45,6 +45,16 @@ std::string run_options_help() {
          "  --help          this text\n";
 }
 
+uint32_t parse_option_in_range(const std::string& option, const char* text, uint32_t lo,
+                               uint32_t hi) {
+  char* end = nullptr;
+  const unsigned long v = std::strtoul(text, &end, 10);
+  if (!end || *end || v < lo || v > hi)
+    throw std::invalid_argument(option + " = '" + text + "' is out of range; allowed: " +
+                                std::to_string(lo) + ".." + std::to_string(hi));
+  return uint32_t(v);
+}
+
 RunOptions parse_run_options(int argc, char** argv) {
   RunOptions opt;
   if (const char* s = std::getenv("T3_SEED")) opt.seed = parse_u64("T3_SEED", s);

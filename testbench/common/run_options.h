@@ -33,6 +33,10 @@ struct RunOptions {
 // std::invalid_argument naming the bad option.
 RunOptions parse_run_options(int argc, char** argv);
 std::string run_options_help();
+// A program's own numeric option (a demo's --gpus, --m, ...): decimal,
+// lo..hi, or std::invalid_argument naming the option and the range.
+uint32_t parse_option_in_range(const std::string& option, const char* text, uint32_t lo,
+                               uint32_t hi);
 // Fills in a seed when none was given.
 uint64_t resolve_seed(RunOptions& opt);
 

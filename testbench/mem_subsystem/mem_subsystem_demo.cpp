@@ -55,15 +55,6 @@ const char* kUsage =
 
 constexpr t3_windows kWin{0x0000, 0x1000, 0x2000, 0x3000};
 
-uint32_t parse_num(const std::string& name, const char* text, uint32_t lo, uint32_t hi) {
-  char* end = nullptr;
-  const unsigned long v = std::strtoul(text, &end, 10);
-  if (!end || *end || v < lo || v > hi)
-    throw std::invalid_argument(name + " = '" + text + "' is out of range; allowed: " +
-                                std::to_string(lo) + ".." + std::to_string(hi));
-  return uint32_t(v);
-}
-
 std::string hex(uint64_t v) {
   char b[24];
   std::snprintf(b, sizeof b, "0x%llx", static_cast<unsigned long long>(v));
@@ -94,10 +85,10 @@ int sc_main(int argc, char** argv) {
           throw std::invalid_argument(std::string("--collective = '") + argv[i] +
                                       "' is not known; allowed: ring-rs, direct-rs, all-gather, all-to-all");
         coll = *c;
-      } else if (a == "--gpu" && more) gpu = parse_num(a, argv[++i], 0, 15);
-      else if (a == "--gpus" && more) gpus = parse_num(a, argv[++i], 2, 16);
-      else if (a == "--m" && more) m = parse_num(a, argv[++i], 64, 1u << 14);
-      else if (a == "--n" && more) n = parse_num(a, argv[++i], 64, 1u << 14);
+      } else if (a == "--gpu" && more) gpu = t3::tb::parse_option_in_range(a, argv[++i], 0, 15);
+      else if (a == "--gpus" && more) gpus = t3::tb::parse_option_in_range(a, argv[++i], 2, 16);
+      else if (a == "--m" && more) m = t3::tb::parse_option_in_range(a, argv[++i], 64, 1u << 14);
+      else if (a == "--n" && more) n = t3::tb::parse_option_in_range(a, argv[++i], 64, 1u << 14);
       else rest.push_back(argv[i]);
     }
     opt = t3::tb::parse_run_options(int(rest.size()), rest.data());

@@ -53,15 +53,6 @@ std::string upper(std::string s) {
   return s;
 }
 
-uint32_t parse_dim(const std::string& name, const char* text, uint32_t lo, uint32_t hi) {
-  char* end = nullptr;
-  const unsigned long v = std::strtoul(text, &end, 10);
-  if (!end || *end || v < lo || v > hi)
-    throw std::invalid_argument(name + " = '" + text + "' is out of range; allowed: " +
-                                std::to_string(lo) + ".." + std::to_string(hi));
-  return uint32_t(v);
-}
-
 }  // namespace
 
 int sc_main(int argc, char** argv) {
@@ -72,9 +63,9 @@ int sc_main(int argc, char** argv) {
     for (int i = 1; i < argc; ++i) {
       const std::string a = argv[i];
       const bool has_value = i + 1 < argc;
-      if (a == "--gpus" && has_value) s.gpus = parse_dim(a, argv[++i], 2, 16);
-      else if (a == "--m" && has_value) s.m = parse_dim(a, argv[++i], 64, 1u << 16);
-      else if (a == "--n" && has_value) s.n = parse_dim(a, argv[++i], 64, 1u << 16);
+      if (a == "--gpus" && has_value) s.gpus = t3::tb::parse_option_in_range(a, argv[++i], 2, 16);
+      else if (a == "--m" && has_value) s.m = t3::tb::parse_option_in_range(a, argv[++i], 64, 1u << 16);
+      else if (a == "--n" && has_value) s.n = t3::tb::parse_option_in_range(a, argv[++i], 64, 1u << 16);
       else rest.push_back(argv[i]);
     }
     opt = t3::tb::parse_run_options(int(rest.size()), rest.data());
