@@ -41,8 +41,13 @@ class RegTraffic {
     }
     if (pick < 62) {  // an offset in the window, most holding no register, or unaligned
       t.addr = uint32_t(rng_() % kRegWindowBytes);
-      t.write = rng_() & 1;
       t.data = uint32_t(rng_());
+      // Random data may not land in a register: it would change the test's
+      // configuration behind its back (a table's staging registers, which a
+      // driver writes only when they differ from what it last wrote).
+      bool is_reg = false;
+      for (unsigned k = 0; k < Map::kCount; ++k) is_reg |= Map::kInfo[k].offset == t.addr;
+      t.write = !is_reg && (rng_() & 1);
       m.push(t);
       return;
     }
