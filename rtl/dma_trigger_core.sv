@@ -5,7 +5,9 @@
 // generator sends that DMA block as burst descriptors, one per cycle, through
 // a descriptor queue to the DMA engine. Nothing is dropped: a trigger waits
 // (trig_ready_o low) while its entry's buffer is full, and a trigger no entry
-// covers is taken, counted and captured (miss_o).
+// covers is taken, counted and captured (miss_o). The generator is a
+// pipeline (pick, fetch, read, load, step; below) for the 4 ns clock, and
+// the triggered tiles are held in the storage wrapper rtl/t3_mem.sv.
 //
 // The block firmware programs, rtl/dma_trigger.sv, is this core behind its
 // register block. The C++ cycle model hw/dma_trigger/dma_trigger_core.{h,cpp}
@@ -166,15 +168,16 @@ module dma_trigger_core #(
   logic [DIM_W-1:0]   e_tc_q   [ENTRIES];
   logic [1:0]         e_eb_q   [ENTRIES];
   // Triggered tiles per entry: a circular buffer of SLOTS, entry e's at
-  // [e*SLOTS, (e+1)*SLOTS). One array a field, written by one process (yosys
-  // 0.23 loses arrays that several processes write).
+  // [e*SLOTS, (e+1)*SLOTS), each tile {wg, wf, address}, in one t3_mem (the
+  // storage wrapper: an SRAM macro's place). Its one write port takes the
+  // trigger, its one read port feeds the address generator; the head and
+  // count of each entry stay in flops: reset, and read by every entry each
+  // cycle (the lookup's room check, the round-robin's whole-block check).
   localparam int unsigned BUF_N = ENTRIES * SLOTS;
   localparam int unsigned BUF_W = (BUF_N > 1) ? $clog2(BUF_N) : 1;
+  localparam int unsigned TILE_W = WG_ID_W + WF_ID_W + ADDR_W;
   logic [SLOT_W-1:0]  e_head_q  [ENTRIES];
   logic [CNT_W-1:0]   e_count_q [ENTRIES];
-  logic [WG_ID_W-1:0] buf_wg_q   [BUF_N];
-  logic [WF_ID_W-1:0] buf_wf_q   [BUF_N];
-  logic [ADDR_W-1:0]  buf_addr_q [BUF_N];
 
   // a + b modulo SLOTS, for a < SLOTS and b <= SLOTS.
   localparam int unsigned SUM_W = SLOT_W + CNT_W + 1;
@@ -183,6 +186,22 @@ module dma_trigger_core #(
     s = SUM_W'(a) + SUM_W'(b);
     if (s >= SUM_W'(SLOTS)) s = s - SUM_W'(SLOTS);
     slot_add = SLOT_W'(s);
+  endfunction
+
+  // The lowest set bit of v, one-hot; and the index of a one-hot vector. Both
+  // of logarithmic depth (OR trees), not a chain through every entry.
+  function automatic [ENTRIES-1:0] below(input int e);  // entries 0 .. e - 1
+    below = '0;
+    for (int j = 0; j < ENTRIES; j++) if (j < e) below[j] = 1'b1;
+  endfunction
+  function automatic [ENTRIES-1:0] first_one(input logic [ENTRIES-1:0] v);
+    for (int e = 0; e < ENTRIES; e++) first_one[e] = v[e] && (v & below(e)) == '0;
+  endfunction
+  function automatic [IDX_W-1:0] one_hot_index(input logic [ENTRIES-1:0] oh);
+    one_hot_index = '0;
+    for (int b = 0; b < IDX_W; b++)
+      for (int e = 0; e < ENTRIES; e++)
+        if (((e >> b) & 1) != 0) one_hot_index[b] = one_hot_index[b] | oh[e];
   endfunction
 
   // --------------------------------------------------------------- config
@@ -211,16 +230,17 @@ module dma_trigger_core #(
   logic [PROD_W-1:0]  span_q;
 
   logic               commit, wr_busy_entry, wr_fault_any, port_busy, refuse;
+  logic [IDX_W-1:0]   wr_e;
   logic [3:0]         wr_fault, refuse_cause;
   always_comb begin
     tbl_ready_o = wr_left_q == '0;
     commit      = wr_left_q == WCNT_W'(1);
     // The rule of DmaEntry::fault() in hw/dma_trigger/dma_trigger_core.cpp, then
     // the entry's state: it must hold no tile and not be being sent.
-    wr_busy_entry = 1'b0;
-    for (int e = 0; e < ENTRIES; e++)
-      if (TBL_IDX_W'(e) == wr_idx_q)
-        wr_busy_entry = (e_count_q[e] != '0) || (gen_q && gen_e_q == IDX_W'(e));
+    // Indexed (a mux tree), not a chain of compares over the entries; an
+    // index above the table is refused as such (cause 1) first.
+    wr_e          = IDX_W'(wr_idx_q);
+    wr_busy_entry = (e_count_q[wr_e] != '0) || (blk_q && g_oh_q[wr_e]);
     wr_fault = 4'd0;
     if (32'(wr_idx_q) >= ENTRIES)                                  wr_fault = 4'd1;
     else if (wr_valid_q && wr_op_q == 2'd3)                        wr_fault = 4'd9;
@@ -281,21 +301,26 @@ module dma_trigger_core #(
   end
 
   // -------------------------------------------------------------- lookup
-  logic               hit, trig_accept;
-  logic [IDX_W-1:0]   hit_e;
+  // The lowest covering entry wins. One-hot, with each entry's room decided
+  // from its own flops in parallel with the address compares: the trigger's
+  // ready depends on the presented address (a combinational input-to-output
+  // path), so the lookup is kept shallow.
+  logic               hit, trig_accept, hit_full, miss_take;
+  logic [ENTRIES-1:0] covers, hit_oh, room;
   always_comb begin
-    hit   = 1'b0;
-    hit_e = '0;
-    // Highest index first so that the lowest covering entry wins.
-    for (int e = ENTRIES - 1; e >= 0; e--)
-      if (e_valid_q[e] && trig_addr_i >= e_src_q[e] && trig_addr_i <= e_last_q[e]) begin
-        hit   = 1'b1;
-        hit_e = IDX_W'(e);
-      end
-    // A tile for a NONE entry is only counted: it never waits for room.
-    trig_ready_o = active && tbl_ready_o &&
-                   (!hit || e_op_q[hit_e] == OP_NONE || 32'(e_count_q[hit_e]) < SLOTS);
+    for (int e = 0; e < ENTRIES; e++) begin
+      covers[e] = e_valid_q[e] && trig_addr_i >= e_src_q[e] && trig_addr_i <= e_last_q[e];
+      // A tile for a NONE entry is only counted: it never waits for room.
+      room[e]  = e_op_q[e] == OP_NONE || 32'(e_count_q[e]) < SLOTS;
+    end
+    hit_oh = first_one(covers);
+    hit    = covers != '0;
+    hit_full     = (hit_oh & ~room) != '0;
+    trig_ready_o = active && tbl_ready_o && !hit_full;
     trig_accept  = trig_valid_i && trig_ready_o;
+    // An uncovered trigger is taken whatever the entries' room: its capture
+    // does not wait for the one-hot search.
+    miss_take    = trig_valid_i && active && tbl_ready_o && !hit;
   end
 
   // ---------------------------------------------------- descriptor queue
@@ -305,115 +330,248 @@ module dma_trigger_core #(
   logic [DESC_W-1:0]  fifo_q [DESC_DEPTH];
   logic [PTR_W-1:0]   fifo_head_q;
   logic [FCNT_W-1:0]  fifo_count_q;
+  logic               fifo_full_q;  // fifo_count_q == DESC_DEPTH, registered (the step's path)
   logic               pop, push;
   logic [DESC_W-1:0]  push_d;
 
   // ---------------------------------------------------- address generator
-  logic               gen_q;
-  logic [IDX_W-1:0]   gen_e_q, rr_q;
-  logic [CNT_W-1:0]   gen_left_q;
-  logic [DIM_W-1:0]   gen_col_q;
-  logic [COLB_W-1:0]  gen_off_q;
-  logic [ADDR_W-1:0]  gen_col_addr_q, gen_dst_col_q;
-  logic [WG_ID_W-1:0] gen_wg_q;
-  logic [WF_ID_W-1:0] gen_wf_q;
+  // A pipeline, so that no cycle holds more than one 48-bit add or one
+  // search over the entries (the 4 ns clock, docs/blocks/dma_trigger.md
+  // "Pipeline"):
+  //   pick   a round-robin search over the entries holding a whole block
+  //          (T3 §4.4 moves whole blocks), one-hot, registered (g_oh_q);
+  //   fetch  the picked entry's fields, by index (g_*_q);
+  //   read   the block's next tile from the tile buffer (t3_mem, one cycle);
+  //          dst_base - src_base is registered meanwhile (g_delta_q);
+  //   load   the tile's column registers take its address and that address
+  //          + g_delta_q (the destination), and what is left of the segment
+  //          and of the aligned block; the next tile's read goes out in the
+  //          same cycle, so that the block's tiles follow without a gap;
+  //   step   one descriptor per cycle into the queue: its size one compare
+  //          of two registers, its addresses the column registers + the
+  //          offset in the column (one add each, from flops).
+  // A block's first descriptor enters the queue 4 cycles after its pick; the
+  // next block is picked after its last descriptor has entered the queue.
+  logic               blk_q;            // a block is picked and not yet all in the queue
+  logic               pk_q;             // picked, its fields not yet fetched
+  logic [ENTRIES-1:0] g_oh_q;           // the picked entry, one-hot
+  logic [ENTRIES-1:0] rr_q;             // round-robin: the entries above the last picked
+  logic [IDX_W-1:0]   g_e_q;            // the picked entry (from the fetch on)
+  logic [SLOT_W-1:0]  g_rd_slot_q;      // the buffer slot of the block's next tile to read
+  logic [CNT_W-1:0]   g_rd_left_q;      // the block's tiles still to read
+  logic [CNT_W-1:0]   g_left_q;         // the block's tiles still to send
+  logic [ADDR_W-1:0]  g_src_q, g_dst_q, g_delta_q;
+  logic [GPU_W-1:0]   g_gpu_q;
+  logic               g_op_q;           // UPDATE
+  logic [DIM_W-1:0]   g_tr_q, g_m_q, g_tc_q;  // tile rows, M, tile columns as fetched
+  logic [1:0]         g_eb_q;
+  logic [COLB_W-1:0]  g_seg_q, g_colb_q;  // segment and column bytes (the cycle after the fetch)
+  logic [DIM_W-1:0]   g_tcm1_q;         // tile columns - 1 (the cycle after the fetch)
+  logic               rd_full_q;        // the buffer's rdata holds the next tile, not yet loaded
+  logic               t_q;              // a tile is loaded: descriptors to send
+  logic [DIM_W-1:0]   t_cleft_q;        // the tile's columns after this one
+  logic [COLB_W-1:0]  t_off_q;          // the next burst's offset in the column segment
+  logic [COLB_W-1:0]  t_rem_q;          // the segment's bytes from there
+  logic [BYTES_W-1:0] t_tob_q;          // the bytes from there to the next aligned boundary
+  logic [ADDR_W-1:0]  col_src_q, col_dst_q;  // the column segment's first byte, both sides
+  logic [WG_ID_W-1:0] t_wg_q;
+  logic [WF_ID_W-1:0] t_wf_q;
 
-  logic               start, step, col_done, tile_done, block_done, gen_pop;
-  logic [IDX_W-1:0]   start_e;
-  logic [COLB_W-1:0]  seg_bytes, rem, col_bytes;
-  logic [BYTES_W-1:0] boundary, to_boundary, bytes;
-  logic [ADDR_W-1:0]  cur_addr;
-  logic [SLOT_W-1:0]  load_slot;
-  logic [IDX_W-1:0]   load_e;
-  logic [BUF_W-1:0]   load_at, push_at;
-  localparam int unsigned RR_W = IDX_W + 1;
-  logic [RR_W-1:0]    rr_e;
+  logic [ENTRIES-1:0] start_oh, above;
+  logic [IDX_W-1:0]   f_e;
+  logic               start, step, col_done, tile_done, block_done, gen_pop, load, buf_re, buf_we;
+  logic [BURST_W-1:0] burst_lg;
+  logic [BYTES_W-1:0] boundary, bytes, nxt_lo, nxt_tob, ld_tob;
+  logic [BUF_W-1:0]   buf_raddr, push_at, bw_addr_q;
+  logic               bw_q;
+  logic [TILE_W-1:0]  bw_data_q;
+  logic [TILE_W-1:0]  buf_rdata;
+  logic [WG_ID_W-1:0] rd_wg;
+  logic [WF_ID_W-1:0] rd_wf;
+  logic [ADDR_W-1:0]  rd_addr;
+  logic [ENTRIES-1:0] whole, whole_up;
   always_comb begin
     pop = fifo_count_q != '0 && desc_ready_i;
-    // A block starts on an entry holding a whole block, round-robin from rr_q.
-    start   = 1'b0;
-    start_e = '0;
-    rr_e    = '0;
-    for (int i = ENTRIES - 1; i >= 0; i--) begin
-      rr_e = RR_W'(rr_q) + RR_W'(i);
-      if (rr_e >= RR_W'(ENTRIES)) rr_e = rr_e - RR_W'(ENTRIES);
-      if (e_valid_q[IDX_W'(rr_e)] && e_count_q[IDX_W'(rr_e)] >= e_k_q[IDX_W'(rr_e)]) begin
-        start   = active && !gen_q;
-        start_e = IDX_W'(rr_e);
-      end
-    end
+    // pick: a block starts on an entry holding a whole block, round-robin:
+    // the first such entry above the last picked (rr_q), else the first of
+    // all. One-hot and registered: the entry's fields are fetched by index
+    // in the next cycle.
+    whole = '0;
+    for (int e = 0; e < ENTRIES; e++)
+      if (e_valid_q[e] && e_count_q[e] >= e_k_q[e]) whole[e] = 1'b1;
+    whole_up = whole & rr_q;
+    start    = active && !blk_q && whole != '0;
+    start_oh = first_one(whole_up != '0 ? whole_up : whole);
+    // The entries above the picked one: where the next search begins.
+    for (int e = 0; e < ENTRIES; e++) above[e] = (start_oh & below(e)) != '0;
+    f_e = one_hot_index(g_oh_q);
 
     // Bursts never cross a column segment nor a 2^burst-aligned boundary.
-    seg_bytes   = COLB_W'(e_tr_q[gen_e_q]) << e_eb_q[gen_e_q];
-    col_bytes   = COLB_W'(e_m_q[gen_e_q]) << e_eb_q[gen_e_q];
-    cur_addr    = gen_col_addr_q + ADDR_W'(gen_off_q);
-    boundary    = BYTES_W'(1) << cfg_burst_log2_i;
-    to_boundary = boundary - (BYTES_W'(cur_addr) & (boundary - 1'b1));
-    rem         = seg_bytes - gen_off_q;
-    bytes       = (32'(rem) < 32'(to_boundary)) ? BYTES_W'(rem) : to_boundary;
-    col_done    = 32'(bytes) == 32'(rem);
-    tile_done   = col_done && gen_col_q == e_tc_q[gen_e_q] - 1'b1;
-    block_done  = tile_done && gen_left_q == CNT_W'(1);
-    step        = active && gen_q && (32'(fifo_count_q) < DESC_DEPTH || pop);
+    // What is left of the segment and of the aligned block are registers,
+    // so that a burst's size is one compare (the burst size is locked while
+    // busy; a refused one, held to MAX_BURST_LOG2 here, moves nothing).
+    burst_lg    = (32'(cfg_burst_log2_i) > MAX_BURST_LOG2) ? BURST_W'(MAX_BURST_LOG2)
+                                                           : cfg_burst_log2_i;
+    boundary    = BYTES_W'(1) << burst_lg;
+    col_done    = 32'(t_rem_q) <= 32'(t_tob_q);
+    bytes       = col_done ? BYTES_W'(t_rem_q) : t_tob_q;
+    tile_done   = col_done && t_cleft_q == '0;
+    block_done  = tile_done && g_left_q == CNT_W'(1);
+    step        = active && t_q && (!fifo_full_q || pop);
+    // The next column's and a loaded tile's distance to the boundary.
+    nxt_lo      = BYTES_W'(col_src_q) + BYTES_W'(g_colb_q);
+    nxt_tob     = boundary - (nxt_lo & (boundary - 1'b1));
+    ld_tob      = boundary - (BYTES_W'(rd_addr) & (boundary - 1'b1));
     push        = step;
     gen_pop     = step && tile_done;
 
-    push_d = {cur_addr, gen_dst_col_q + ADDR_W'(gen_off_q), e_gpu_q[gen_e_q], bytes,
-              e_op_q[gen_e_q][0], gen_wg_q, gen_wf_q, block_done};
+    push_d = {col_src_q + ADDR_W'(t_off_q), col_dst_q + ADDR_W'(t_off_q), g_gpu_q, bytes,
+              g_op_q, t_wg_q, t_wf_q, block_done};
 
-    // The tile loaded next: the head of the entry a block starts on, or the
-    // entry's next tile when one is done and the block goes on.
-    load_e    = start ? start_e : gen_e_q;
-    load_slot = start ? e_head_q[start_e] : slot_add(e_head_q[gen_e_q], CNT_W'(1));
-    load_at   = BUF_W'(load_e) * BUF_W'(SLOTS) + BUF_W'(load_slot);
-    push_at   = BUF_W'(hit_e) * BUF_W'(SLOTS) + BUF_W'(slot_add(e_head_q[hit_e], e_count_q[hit_e]));
+    // The next tile is loaded when none is, or as the last one ends; its
+    // successor's read goes out in the cycle after (from registers only,
+    // not from the step's late decision): a tile of one descriptor leaves
+    // one idle cycle behind it, longer tiles none.
+    load      = rd_full_q && (!t_q || gen_pop);
+    buf_re    = rst_ni && blk_q && g_rd_left_q != '0 && !rd_full_q;
+    buf_raddr = BUF_W'(g_e_q) * BUF_W'(SLOTS) + BUF_W'(g_rd_slot_q);
+
+    // A trigger joins its entry's buffer at the tail: its count now, the
+    // word one edge later from registers (bw_*_q), off the lookup's path. A
+    // tile taken at one edge is picked at the next at the earliest and read
+    // at the one after: the word is there.
+    // Each entry's tail word from its flops, selected by the one-hot hit.
+    push_at = '0;
+    for (int e = 0; e < ENTRIES; e++)
+      if (hit_oh[e]) push_at = push_at | (BUF_W'(e * SLOTS) + BUF_W'(slot_add(e_head_q[e], e_count_q[e])));
+    buf_we  = rst_ni && bw_q;
   end
 
   always_ff @(posedge clk_i) begin
-    if (trig_accept && hit) begin
-      buf_wg_q[push_at]   <= trig_wg_id_i;
-      buf_wf_q[push_at]   <= trig_wf_id_i;
-      buf_addr_q[push_at] <= trig_addr_i;
-    end
+    if (!rst_ni) bw_q <= 1'b0;
+    else         bw_q <= trig_accept && hit;
+    bw_addr_q <= push_at;
+    bw_data_q <= {trig_wg_id_i, trig_wf_id_i, trig_addr_i};
   end
+
+  assign {rd_wg, rd_wf, rd_addr} = buf_rdata;
+
+  t3_mem #(.DEPTH(BUF_N), .WIDTH(TILE_W)) u_buf (
+    .clk_i   (clk_i),
+    .we_i    (buf_we),
+    .waddr_i (bw_addr_q),
+    .wdata_i (bw_data_q),
+    .re_i    (buf_re),
+    .raddr_i (buf_raddr),
+    .rdata_o (buf_rdata)
+  );
 
   always_ff @(posedge clk_i) begin
     if (!rst_ni) begin
-      gen_q          <= 1'b0;
-      gen_e_q        <= '0;
-      rr_q           <= '0;
-      gen_left_q     <= '0;
-      gen_col_q      <= '0;
-      gen_off_q      <= '0;
-      gen_col_addr_q <= '0;
-      gen_dst_col_q  <= '0;
-      gen_wg_q       <= '0;
-      gen_wf_q       <= '0;
-    end else if (start || (step && tile_done && !block_done)) begin
+      blk_q       <= 1'b0;
+      pk_q        <= 1'b0;
+      g_oh_q      <= '0;
+      rr_q        <= '0;
+      g_e_q       <= '0;
+      g_rd_slot_q <= '0;
+      g_rd_left_q <= '0;
+      g_left_q    <= '0;
+      g_src_q     <= '0;
+      g_dst_q     <= '0;
+      g_delta_q   <= '0;
+      g_gpu_q     <= '0;
+      g_op_q      <= 1'b0;
+      g_tr_q      <= '0;
+      g_m_q       <= '0;
+      g_tc_q      <= '0;
+      g_eb_q      <= '0;
+      g_seg_q     <= '0;
+      g_colb_q    <= '0;
+      g_tcm1_q    <= '0;
+      rd_full_q   <= 1'b0;
+    end else begin
+      // pick: the entry's fields, fixed while its block is sent (a table
+      // write to a busy entry is refused).
       if (start) begin
-        gen_q      <= 1'b1;
-        gen_e_q    <= start_e;
-        gen_left_q <= e_k_q[start_e];
-        rr_q       <= (32'(start_e) + 1 == ENTRIES) ? '0 : start_e + 1'b1;
-      end else begin
-        gen_left_q <= gen_left_q - 1'b1;
+        blk_q  <= 1'b1;
+        pk_q   <= 1'b1;
+        g_oh_q <= start_oh;
+        rr_q   <= above;
+      end else if (step && block_done) begin
+        blk_q <= 1'b0;
       end
-      gen_col_q      <= '0;
-      gen_off_q      <= '0;
-      gen_wg_q       <= buf_wg_q[load_at];
-      gen_wf_q       <= buf_wf_q[load_at];
-      gen_col_addr_q <= buf_addr_q[load_at];
-      gen_dst_col_q  <= buf_addr_q[load_at] - e_src_q[load_e] + e_dst_q[load_e];
+      // fetch: the entry's fields, fixed while its block is sent (a table
+      // write to a busy entry is refused).
+      if (pk_q) begin
+        pk_q        <= 1'b0;
+        g_e_q       <= f_e;
+        g_rd_slot_q <= e_head_q[f_e];
+        g_rd_left_q <= e_k_q[f_e];
+        g_left_q    <= e_k_q[f_e];
+        g_src_q     <= e_src_q[f_e];
+        g_dst_q     <= e_dst_q[f_e];
+        g_gpu_q     <= e_gpu_q[f_e];
+        g_op_q      <= e_op_q[f_e][0];
+        g_tr_q      <= e_tr_q[f_e];
+        g_m_q       <= e_m_q[f_e];
+        g_tc_q      <= e_tc_q[f_e];
+        g_eb_q      <= e_eb_q[f_e];
+      end
+      // read: what the tile's steps use, from the fetched fields (a load
+      // comes two cycles after the fetch at the earliest), as g_delta_q.
+      g_seg_q  <= COLB_W'(g_tr_q) << g_eb_q;
+      g_colb_q <= COLB_W'(g_m_q) << g_eb_q;
+      g_tcm1_q <= g_tc_q - 1'b1;
+      if (gen_pop) g_left_q <= g_left_q - 1'b1;
+      // read: the destination's offset, one cycle after the pick (a load
+      // comes two cycles after it at the earliest).
+      g_delta_q <= g_dst_q - g_src_q;
+      if (buf_re) begin
+        g_rd_slot_q <= slot_add(g_rd_slot_q, CNT_W'(1));
+        g_rd_left_q <= g_rd_left_q - 1'b1;
+      end
+      if (buf_re)    rd_full_q <= 1'b1;
+      else if (load) rd_full_q <= 1'b0;
+    end
+  end
+
+  // load and step: the tile and its column segment.
+  always_ff @(posedge clk_i) begin
+    if (!rst_ni) begin
+      t_q       <= 1'b0;
+      t_cleft_q <= '0;
+      t_off_q   <= '0;
+      t_rem_q   <= '0;
+      t_tob_q   <= '0;
+      col_src_q <= '0;
+      col_dst_q <= '0;
+      t_wg_q    <= '0;
+      t_wf_q    <= '0;
+    end else if (load) begin
+      t_q       <= 1'b1;
+      t_cleft_q <= g_tcm1_q;
+      t_off_q   <= '0;
+      t_rem_q   <= g_seg_q;
+      t_tob_q   <= ld_tob;
+      col_src_q <= rd_addr;
+      col_dst_q <= rd_addr + g_delta_q;
+      t_wg_q    <= rd_wg;
+      t_wf_q    <= rd_wf;
     end else if (step) begin
-      if (block_done) begin
-        gen_q <= 1'b0;
+      if (tile_done) begin
+        t_q <= 1'b0;
       end else if (!col_done) begin
-        gen_off_q <= gen_off_q + COLB_W'(bytes);
+        // The burst ran to the boundary: the next one starts aligned.
+        t_off_q <= t_off_q + COLB_W'(t_tob_q);
+        t_rem_q <= t_rem_q - COLB_W'(t_tob_q);
+        t_tob_q <= boundary;
       end else begin
-        gen_off_q      <= '0;
-        gen_col_q      <= gen_col_q + 1'b1;
-        gen_col_addr_q <= gen_col_addr_q + ADDR_W'(col_bytes);
-        gen_dst_col_q  <= gen_dst_col_q + ADDR_W'(col_bytes);
+        t_off_q   <= '0;
+        t_rem_q   <= g_seg_q;
+        t_tob_q   <= nxt_tob;
+        t_cleft_q <= t_cleft_q - 1'b1;
+        col_src_q <= col_src_q + ADDR_W'(g_colb_q);
+        col_dst_q <= col_dst_q + ADDR_W'(g_colb_q);
       end
     end
   end
@@ -422,18 +580,23 @@ module dma_trigger_core #(
     if (!rst_ni) begin
       fifo_head_q  <= '0;
       fifo_count_q <= '0;
+      fifo_full_q  <= 1'b0;
     end else begin
       if (push) fifo_q[PTR_W'(32'(fifo_head_q) + 32'(fifo_count_q)) & PTR_W'(DESC_DEPTH - 1)] <= push_d;
       if (pop) fifo_head_q <= (fifo_head_q + 1'b1) & PTR_W'(DESC_DEPTH - 1);
       fifo_count_q <= fifo_count_q + FCNT_W'(push) - FCNT_W'(pop);
+      fifo_full_q  <= fifo_count_q + FCNT_W'(push) - FCNT_W'(pop) == FCNT_W'(DESC_DEPTH);
     end
   end
 
   // -------------------------------------------------------------- entries
   for (genvar e = 0; e < ENTRIES; e++) begin : g_entry
     logic push_e, pop_e;
-    assign push_e = trig_accept && hit && hit_e == IDX_W'(e) && e_op_q[e] != OP_NONE;
-    assign pop_e  = gen_pop && gen_e_q == IDX_W'(e);
+    // trig_accept && hit_e == e, with this entry's own room in place of the
+    // OR over all entries (hit_oh is one-hot): the lookup's path is short.
+    assign push_e = trig_valid_i && active && tbl_ready_o && hit_oh[e] && e_op_q[e] != OP_NONE &&
+                    32'(e_count_q[e]) < SLOTS;
+    assign pop_e  = gen_pop && g_oh_q[e];
     always_ff @(posedge clk_i) begin
       if (!rst_ni) begin
         e_valid_q[e] <= 1'b0;
@@ -466,7 +629,9 @@ module dma_trigger_core #(
           e_eb_q[e]    <= wr_eb_q;
         end
         if (pop_e) e_head_q[e] <= slot_add(e_head_q[e], CNT_W'(1));
-        e_count_q[e] <= e_count_q[e] + CNT_W'(push_e) - CNT_W'(pop_e);
+        // The count +1 and -1 from flops; the late push selects.
+        if (push_e && !pop_e)      e_count_q[e] <= e_count_q[e] + 1'b1;
+        else if (pop_e && !push_e) e_count_q[e] <= e_count_q[e] - 1'b1;
       end
     end
   end
@@ -501,7 +666,7 @@ module dma_trigger_core #(
         tbl_err_q       <= 1'b0;
         tbl_err_cause_q <= '0;
       end
-      if (trig_accept && !hit) begin
+      if (miss_take) begin
         miss_q <= 1'b1;
         if (!miss_q || err_clear_i) begin
           miss_wg_q   <= trig_wg_id_i;
@@ -515,7 +680,7 @@ module dma_trigger_core #(
         miss_addr_q <= '0;
       end
       if (trig_accept && hit)      stat_triggers_q <= stat_triggers_q + 1'b1;
-      if (trig_accept && !hit)     stat_miss_q     <= stat_miss_q + 1'b1;
+      if (miss_take)               stat_miss_q     <= stat_miss_q + 1'b1;
       if (pop)                     stat_descs_q    <= stat_descs_q + 1'b1;
       if (pop && desc_last_o)     stat_blocks_q   <= stat_blocks_q + 1'b1;
       if (trig_valid_i && !trig_ready_o) stat_stalls_q <= stat_stalls_q + 1'b1;
@@ -524,7 +689,8 @@ module dma_trigger_core #(
 
   // -------------------------------------------------------------- outputs
   logic [DESC_W-1:0] head;
-  logic             any_pending;
+  logic             any_pending, rd_in;
+  logic [IDX_W-1:0] rd_e;
   always_comb begin
     // Queue slots hold no reset value: the outputs show them only when valid.
     head         = fifo_count_q != '0 ? fifo_q[fifo_head_q] : '0;
@@ -532,37 +698,27 @@ module dma_trigger_core #(
     {desc_src_o, desc_dst_o, desc_gpu_o, desc_bytes_o, desc_op_o, desc_wg_o, desc_wf_o,
      desc_last_o} = head;
 
-    tbl_rd_valid_o           = 1'b0;
-    tbl_rd_src_base_o        = '0;
-    tbl_rd_dst_base_o        = '0;
-    tbl_rd_dst_gpu_o         = '0;
-    tbl_rd_op_o              = '0;
-    tbl_rd_tiles_per_block_o = '0;
-    tbl_rd_m_o               = '0;
-    tbl_rd_n_o               = '0;
-    tbl_rd_elem_log2_o       = '0;
-    tbl_rd_tile_rows_o       = '0;
-    tbl_rd_tile_cols_o       = '0;
-    tbl_rd_pending_o         = '0;
-    for (int e = 0; e < ENTRIES; e++)
-      if (tbl_rd_idx_i == TBL_IDX_W'(e)) begin
-        tbl_rd_valid_o           = e_valid_q[e];
-        tbl_rd_src_base_o        = e_src_q[e];
-        tbl_rd_dst_base_o        = e_dst_q[e];
-        tbl_rd_dst_gpu_o         = e_gpu_q[e];
-        tbl_rd_op_o              = e_op_q[e];
-        tbl_rd_tiles_per_block_o = e_k_q[e];
-        tbl_rd_m_o               = e_m_q[e];
-        tbl_rd_n_o               = e_n_q[e];
-        tbl_rd_elem_log2_o       = e_eb_q[e];
-        tbl_rd_tile_rows_o       = e_tr_q[e];
-        tbl_rd_tile_cols_o       = e_tc_q[e];
-        tbl_rd_pending_o         = e_count_q[e];
-      end
+    // An index above the table reads zeros. Indexed (a mux tree), not a
+    // chain of compares: the register port reads it in the access phase,
+    // combinationally (APB without wait states).
+    rd_in = 32'(tbl_rd_idx_i) < ENTRIES;
+    rd_e  = IDX_W'(tbl_rd_idx_i);
+    tbl_rd_valid_o           = rd_in && e_valid_q[rd_e];
+    tbl_rd_src_base_o        = rd_in ? e_src_q[rd_e] : '0;
+    tbl_rd_dst_base_o        = rd_in ? e_dst_q[rd_e] : '0;
+    tbl_rd_dst_gpu_o         = rd_in ? e_gpu_q[rd_e] : '0;
+    tbl_rd_op_o              = rd_in ? e_op_q[rd_e] : '0;
+    tbl_rd_tiles_per_block_o = rd_in ? e_k_q[rd_e] : '0;
+    tbl_rd_m_o               = rd_in ? e_m_q[rd_e] : '0;
+    tbl_rd_n_o               = rd_in ? e_n_q[rd_e] : '0;
+    tbl_rd_elem_log2_o       = rd_in ? e_eb_q[rd_e] : '0;
+    tbl_rd_tile_rows_o       = rd_in ? e_tr_q[rd_e] : '0;
+    tbl_rd_tile_cols_o       = rd_in ? e_tc_q[rd_e] : '0;
+    tbl_rd_pending_o         = rd_in ? e_count_q[rd_e] : '0;
 
     any_pending = 1'b0;
     for (int e = 0; e < ENTRIES; e++) any_pending |= e_count_q[e] != '0;
-    busy_o = gen_q || any_pending || !tbl_ready_o || fifo_count_q != '0;
+    busy_o = blk_q || any_pending || !tbl_ready_o || fifo_count_q != '0;
   end
 
   assign tbl_err_o       = tbl_err_q;

@@ -158,7 +158,9 @@ TEST(DmaTriggerCore, OneTilesLifeAsDocumented) {
     bool last;
   };
   // cycle: 0 write taken; 1-6 the write (DIM_W + 2 cycles); 7 the trigger is
-  // taken; 8 the block starts; 9 first descriptor into the queue; 10-11 out.
+  // taken; 8 the block is picked; 9 its entry's fields are fetched; 10 its
+  // tile is read from the buffer; 11 the tile is loaded; 12 first descriptor
+  // into the queue; 13-14 out.
   const Row rows[] = {
       {true, false, true, true, false, 0, false},    // 0
       {false, false, false, false, false, 0, false}, // 1
@@ -170,13 +172,16 @@ TEST(DmaTriggerCore, OneTilesLifeAsDocumented) {
       {false, true, true, true, false, 0, false},    // 7
       {false, false, true, true, false, 0, false},   // 8
       {false, false, true, true, false, 0, false},   // 9
-      {false, false, true, true, true, 0x100, false},  // 10
-      {false, false, true, true, true, 0x110, true},   // 11
+      {false, false, true, true, false, 0, false},   // 10
+      {false, false, true, true, false, 0, false},   // 11
       {false, false, true, true, false, 0, false},   // 12
+      {false, false, true, true, true, 0x100, false},  // 13
+      {false, false, true, true, true, 0x110, true},   // 14
+      {false, false, true, true, false, 0, false},   // 15
   };
   h.in.tbl_idx = 0;
   h.in.tbl = doc_entry();
-  for (int c = 0; c < 13; ++c) {
+  for (int c = 0; c < 16; ++c) {
     const Row& r = rows[c];
     h.in.tbl_we = r.we;
     h.in.trig_valid = r.trig;
@@ -199,7 +204,7 @@ TEST(DmaTriggerCore, OneTilesLifeAsDocumented) {
     }
     // The write, then the tile from the cycle after it was taken until its
     // last descriptor leaves.
-    EXPECT_EQ(o.busy, (c >= 1 && c <= 6) || (c >= 8 && c <= 11)) << "cycle " << c;
+    EXPECT_EQ(o.busy, (c >= 1 && c <= 6) || (c >= 8 && c <= 14)) << "cycle " << c;
   }
 }
 

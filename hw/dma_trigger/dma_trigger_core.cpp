@@ -102,17 +102,17 @@ std::optional<std::string> DmaEntry::check(const DmaTriggerParams& p) const {
   return std::nullopt;
 }
 
-DmaTriggerCore::DmaTriggerCore(const DmaTriggerParams& params) : p_(params) {
-  p_.validate();
+// The parameters are checked before the tile buffer is sized by them.
+DmaTriggerCore::DmaTriggerCore(const DmaTriggerParams& params)
+    : p_(params), buf_((p_.validate(), std::size_t(p_.entries) * p_.slots)) {
   addr_mask_ = low_mask(p_.addr_w);
   stat_mask_ = low_mask(p_.stat_w);
   entries_.resize(p_.entries);
-  for (Slot& s : entries_) s.buf.resize(p_.slots);
   fifo_.resize(p_.desc_depth);
 }
 
 bool DmaTriggerCore::entry_busy(unsigned e) const {
-  return entries_[e].count > 0 || (gen_ && gen_entry_ == e);
+  return entries_[e].count > 0 || (blk_ && g_e_ == e);
 }
 
 // Mirrors the always_comb blocks of rtl/dma_trigger_core.sv, inputs cut to
@@ -194,66 +194,125 @@ DmaTriggerCoreOutputs DmaTriggerCore::outputs(const DmaTriggerCoreInputs& in,
   o.stat_descs = stat_descs_;
   o.stat_blocks = stat_blocks_;
   o.stat_stalls = stat_stalls_;
-  o.busy = gen_ || pending_ > 0 || wr_left_ > 0 || fifo_count_ > 0;
+  o.busy = blk_ || pending_ > 0 || wr_left_ > 0 || fifo_count_ > 0;
   return o;
 }
 
-// One step of the address generator: the next descriptor of the block being
-// sent, or the start of the next block (round-robin over the entries that
-// hold a whole block). `pop`: the queue's head leaves in this cycle.
-void DmaTriggerCore::generate(uint32_t burst_log2, bool pop) {
-  auto load_tile = [this](const Slot& s) {
-    gen_tile_ = s.buf[s.head];
-    gen_col_ = 0;
-    gen_off_ = 0;
-    gen_col_addr_ = gen_tile_.addr;
-    gen_dst_col_addr_ = (gen_tile_.addr - s.f.src_base + s.f.dst_base) & addr_mask_;
-  };
-  if (!gen_) {
-    if (pending_ == 0) return;
+// The address generator's edge, as rtl/dma_trigger_core.sv's pipeline:
+// every decision on the state before the edge. pick: the round-robin search
+// over the entries holding a whole block registers the entry; fetch: its
+// fields; read: the block's next tile from the buffer (one cycle), while
+// dst_base - src_base is registered; load: the tile's column registers;
+// step: one descriptor into the queue. `pop`: the queue's head leaves in
+// this cycle. `re`, `raddr`: the buffer's read port.
+void DmaTriggerCore::generate(uint32_t burst_log2, bool pop, bool active, bool& re,
+                              uint32_t& raddr) {
+  // pick (T3 §4.4: whole blocks, entries in turn).
+  bool start = false;
+  unsigned start_e = 0;
+  if (active && !blk_ && pending_ > 0) {
     for (unsigned i = 0, e = rr_; i < p_.entries; ++i, e = e + 1 == p_.entries ? 0 : e + 1) {
       const Slot& s = entries_[e];
       if (s.f.valid && s.count >= s.f.tiles_per_block) {
-        gen_ = true;
-        gen_entry_ = e;
-        gen_tiles_left_ = s.f.tiles_per_block;
-        rr_ = e + 1 == p_.entries ? 0 : e + 1;
-        load_tile(s);
-        return;
+        start = true;
+        start_e = e;
+        break;
       }
     }
-    return;
   }
-  if (fifo_count_ == p_.desc_depth && !pop) return;
-  Slot& s = entries_[gen_entry_];
-  // Bursts never cross a column segment nor a 2^burst_log2-aligned boundary.
-  const uint64_t boundary = uint64_t{1} << burst_log2;
-  const uint64_t a = (gen_col_addr_ + gen_off_) & addr_mask_;
-  const uint64_t to_boundary = boundary - (a & (boundary - 1));
-  const uint64_t rem = s.f.segment_bytes() - gen_off_;
-  const uint64_t bytes = std::min(to_boundary, rem);
-  const bool col_done = bytes == rem;
-  const bool tile_done = col_done && gen_col_ + 1 == s.f.tile_cols;
-  const bool block_done = tile_done && gen_tiles_left_ == 1;
-  Desc& d = fifo_[(fifo_head_ + fifo_count_) & (p_.desc_depth - 1)];
-  d = Desc{a, (gen_dst_col_addr_ + gen_off_) & addr_mask_, s.f.dst_gpu, uint32_t(bytes),
-           s.f.op == DmaOp::update, gen_tile_.wg, gen_tile_.wf, block_done};
-  ++fifo_count_;
-  if (!col_done) {
-    gen_off_ += bytes;
-  } else if (!tile_done) {
-    gen_off_ = 0;
-    ++gen_col_;
-    gen_col_addr_ = (gen_col_addr_ + s.f.column_bytes()) & addr_mask_;
-    gen_dst_col_addr_ = (gen_dst_col_addr_ + s.f.column_bytes()) & addr_mask_;
-  } else {
-    // The tile has left the buffer.
+  // step: bursts never cross a column segment nor a 2^burst_log2-aligned
+  // boundary; what is left of both is kept in registers (t_rem_, t_tob_).
+  // The burst size is locked while busy; a refused one (nothing moves) is
+  // held to MAX_BURST_LOG2 here, as in the RTL.
+  const bool step = active && t_ && (fifo_count_ < p_.desc_depth || pop);
+  const uint64_t boundary = uint64_t{1} << std::min(burst_log2, p_.max_burst_log2);
+  const bool col_done = t_rem_ <= t_tob_;
+  const uint64_t bytes = col_done ? t_rem_ : t_tob_;
+  const bool tile_done = col_done && t_cleft_ == 0;
+  const bool block_done = tile_done && g_left_ == 1;
+  const bool gen_pop = step && tile_done;
+  // load; the read of the tile after it goes out in the next cycle (the
+  // RTL's read enable comes from registers only).
+  const bool load = rd_full_ && (!t_ || gen_pop);
+  re = blk_ && g_rd_left_ != 0 && !rd_full_;
+  raddr = g_e_ * p_.slots + g_rd_slot_;
+
+  if (step) {
+    Desc& d = fifo_[(fifo_head_ + fifo_count_) & (p_.desc_depth - 1)];
+    d = Desc{(col_src_ + t_off_) & addr_mask_, (col_dst_ + t_off_) & addr_mask_, g_gpu_,
+             uint32_t(bytes), g_op_, t_wg_, t_wf_, block_done};
+    ++fifo_count_;
+  }
+  if (gen_pop) {
+    // The tile has left the buffer with its last descriptor.
+    Slot& s = entries_[g_e_];
     s.head = s.head + 1 == p_.slots ? 0 : s.head + 1;
     --s.count;
     --pending_;
-    --gen_tiles_left_;
-    if (block_done) gen_ = false;
-    else load_tile(s);
+  }
+  if (load) {
+    const Tile& t = buf_.rdata();
+    t_ = true;
+    t_cleft_ = g_tcm1_;
+    t_off_ = 0;
+    t_rem_ = g_seg_;
+    t_tob_ = boundary - (t.addr & (boundary - 1));
+    col_src_ = t.addr;
+    col_dst_ = (t.addr + g_delta_) & addr_mask_;
+    t_wg_ = t.wg;
+    t_wf_ = t.wf;
+  } else if (step) {
+    if (tile_done) {
+      t_ = false;
+    } else if (!col_done) {
+      // The burst ran to the boundary: the next one starts aligned.
+      t_off_ += t_tob_;
+      t_rem_ -= t_tob_;
+      t_tob_ = boundary;
+    } else {
+      t_off_ = 0;
+      t_rem_ = g_seg_;
+      t_tob_ = boundary - ((col_src_ + g_colb_) & (boundary - 1));
+      --t_cleft_;
+      col_src_ = (col_src_ + g_colb_) & addr_mask_;
+      col_dst_ = (col_dst_ + g_colb_) & addr_mask_;
+    }
+  }
+  // read: the destination's offset and what the tile's steps use, from the
+  // fields fetched before this edge.
+  g_delta_ = (g_dst_ - g_src_) & addr_mask_;
+  g_seg_ = uint64_t(g_tr_) << g_eb_;
+  g_colb_ = uint64_t(g_m_) << g_eb_;
+  g_tcm1_ = (g_tc_ - 1) & uint32_t(low_mask(p_.dim_w));
+  if (re) {
+    g_rd_slot_ = g_rd_slot_ + 1 == p_.slots ? 0 : g_rd_slot_ + 1;
+    --g_rd_left_;
+    rd_full_ = true;
+  } else if (load) {
+    rd_full_ = false;
+  }
+  if (gen_pop) --g_left_;
+  if (pk_) {
+    // fetch (the entry is busy: its fields cannot change under the block).
+    const Slot& s = entries_[g_e_];
+    pk_ = false;
+    g_rd_slot_ = s.head;
+    g_rd_left_ = g_left_ = s.f.tiles_per_block;
+    g_src_ = s.f.src_base;
+    g_dst_ = s.f.dst_base;
+    g_gpu_ = s.f.dst_gpu;
+    g_op_ = s.f.op == DmaOp::update;
+    g_tr_ = s.f.tile_rows;
+    g_m_ = s.f.m;
+    g_tc_ = s.f.tile_cols;
+    g_eb_ = s.f.elem_log2;
+  }
+  if (start) {
+    blk_ = pk_ = true;
+    g_e_ = start_e;
+    rr_ = start_e + 1 == p_.entries ? 0 : start_e + 1;
+  } else if (step && block_done) {
+    blk_ = false;
   }
 }
 
@@ -264,6 +323,7 @@ void DmaTriggerCore::refuse(DmaWriteFault f) {
 
 void DmaTriggerCore::apply(const DmaTriggerCoreInputs& in, const Decision& d) {
   if (!in.rst_n) {
+    // The tile buffer (t3_mem) has no reset: its contents and rdata stay.
     for (Slot& s : entries_) {
       s.f = DmaEntry{};
       s.last_start = 0;
@@ -272,11 +332,21 @@ void DmaTriggerCore::apply(const DmaTriggerCoreInputs& in, const Decision& d) {
     valid_.clear();
     pending_ = 0;
     wr_left_ = wr_idx_ = 0;
-    gen_ = false;
-    gen_entry_ = rr_ = 0;
-    gen_tiles_left_ = gen_col_ = 0;
-    gen_off_ = gen_col_addr_ = gen_dst_col_addr_ = 0;
-    gen_tile_ = Tile{};
+    blk_ = pk_ = false;
+    g_e_ = rr_ = 0;
+    g_rd_slot_ = g_rd_left_ = g_left_ = 0;
+    g_src_ = g_dst_ = g_delta_ = 0;
+    g_gpu_ = 0;
+    g_op_ = false;
+    g_tr_ = g_m_ = g_tc_ = g_eb_ = 0;
+    g_seg_ = g_colb_ = 0;
+    g_tcm1_ = 0;
+    rd_full_ = false;
+    t_ = false;
+    t_cleft_ = 0;
+    t_off_ = t_rem_ = t_tob_ = col_src_ = col_dst_ = 0;
+    t_wg_ = t_wf_ = 0;
+    bw_ = false;
     fifo_head_ = fifo_count_ = 0;
     tbl_err_ = miss_ = false;
     tbl_err_cause_ = 0;
@@ -331,22 +401,37 @@ void DmaTriggerCore::apply(const DmaTriggerCoreInputs& in, const Decision& d) {
     if (fifo_[fifo_head_].last) bump(stat_blocks_);
   }
 
+  // The tile buffer's write port: a covered trigger at its entry's tail, on
+  // the state before this edge (the RTL writes it for a NONE entry too,
+  // whose count stays 0: the word is never read). The word is written one
+  // edge later (bw_*), off the lookup's path in the RTL.
+  const bool we = d.accept && d.hit;
+  uint32_t waddr = 0;
+  const Tile t{in.trig_wg_id & uint32_t(low_mask(p_.wg_id_w)),
+               in.trig_wf_id & uint32_t(low_mask(p_.wf_id_w)), in.trig_addr & addr_mask_};
+  if (we) {
+    const Slot& s = entries_[d.entry];
+    const unsigned tail = s.head + s.count;
+    waddr = uint32_t(d.entry * p_.slots + (tail >= p_.slots ? tail - p_.slots : tail));
+  }
+
   // The generator works from the state before this edge (a block starts on
   // the tiles already buffered); it may take its entry's head tile.
-  if (d.active) generate(in.cfg_burst_log2, pop);
+  bool re = false;
+  uint32_t raddr = 0;
+  generate(in.cfg_burst_log2 & uint32_t(low_mask(kDmaBurstLog2Bits)), pop, d.active, re, raddr);
+  // The read never meets the write: it reads a tile the entry held a cycle
+  // ago, the write goes to a slot taken since.
+  buf_.clock(bw_, bw_addr_, bw_tile_, re, raddr);
+  bw_ = we;
+  bw_addr_ = waddr;
+  bw_tile_ = t;
 
-  // A trigger joins its entry's buffer at the tail (the head the generator
-  // may just have taken does not move the tail).
   if (d.accept) {
-    const Tile t{in.trig_wg_id & uint32_t(low_mask(p_.wg_id_w)),
-                 in.trig_wf_id & uint32_t(low_mask(p_.wf_id_w)), in.trig_addr & addr_mask_};
     if (d.hit && entries_[d.entry].f.op == DmaOp::none) {
       bump(stat_triggers_);
     } else if (d.hit) {
-      Slot& s = entries_[d.entry];
-      const unsigned tail = s.head + s.count;
-      s.buf[tail >= p_.slots ? tail - p_.slots : tail] = t;
-      ++s.count;
+      ++entries_[d.entry].count;
       ++pending_;
       bump(stat_triggers_);
     } else {

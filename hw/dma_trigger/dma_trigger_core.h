@@ -11,7 +11,9 @@
 // finds the entry whose region holds the whole tile, and is buffered there
 // with its wg/wf (the destination GPU's Tracker needs them); once an entry
 // holds a block's worth of tiles, the address generator turns the block into
-// burst descriptors, one per cycle.
+// burst descriptors, one per cycle, through the RTL's pipeline (pick, fetch,
+// read, load, step: docs/blocks/dma_trigger.md "Pipeline"); the tiles are
+// held in a t3::Mem, the RTL's storage wrapper (one cycle to read).
 //
 // One object is one table. Per clock: eval() gives the outputs for the
 // current state and inputs (trig_ready depends on the presented trigger),
@@ -26,6 +28,7 @@
 #include <vector>
 
 #include "common/params.h"
+#include "common/t3_mem.h"
 
 namespace t3 {
 
@@ -176,8 +179,7 @@ class DmaTriggerCore {
   struct Slot {
     DmaEntry f;
     uint64_t last_start = 0;  // the highest start address whose tile fits the region
-    std::vector<Tile> buf;    // circular, SLOTS deep
-    uint32_t head = 0, count = 0;
+    uint32_t head = 0, count = 0;  // the entry's circular buffer of SLOTS tiles in buf_
   };
   struct Desc {
     uint64_t src, dst;
@@ -195,12 +197,21 @@ class DmaTriggerCore {
   DmaTriggerCoreOutputs outputs(const DmaTriggerCoreInputs& in, const Decision& d) const;
   void apply(const DmaTriggerCoreInputs& in, const Decision& d);
   bool entry_busy(unsigned e) const;
-  void generate(uint32_t burst_log2, bool pop);
+  // The address generator's edge (pick, read, load, step); sets the tile
+  // buffer's read port for this edge.
+  void generate(uint32_t burst_log2, bool pop, bool active, bool& re, uint32_t& raddr);
   void refuse(DmaWriteFault f);
 
   DmaTriggerParams p_;
   uint64_t addr_mask_, stat_mask_;
   std::vector<Slot> entries_;
+  // The triggered tiles, entry e's SLOTS at [e * SLOTS, (e + 1) * SLOTS):
+  // rtl/dma_trigger_core.sv's t3_mem u_buf, one synchronous read port.
+  Mem<Tile> buf_;
+  // Its write, one edge after the trigger was taken (the RTL's bw_*_q).
+  bool bw_ = false;
+  uint32_t bw_addr_ = 0;
+  Tile bw_tile_;
   // The valid entries in index order (the lookup's candidates) and the tiles
   // buffered over all entries: kept as the table changes, for speed.
   std::vector<unsigned> valid_;
@@ -208,12 +219,28 @@ class DmaTriggerCore {
   // Table write in progress.
   unsigned wr_left_ = 0, wr_idx_ = 0;
   DmaEntry wr_;
-  // Address generator.
-  bool gen_ = false;  // a block is being sent
-  unsigned gen_entry_ = 0, rr_ = 0;
-  uint32_t gen_tiles_left_ = 0, gen_col_ = 0;
-  uint64_t gen_off_ = 0, gen_col_addr_ = 0, gen_dst_col_addr_ = 0;
-  Tile gen_tile_;
+  // Address generator, the RTL's registers (rtl/dma_trigger_core.sv):
+  // pick (the entry), fetch (its fields), read (the tile buffer), load (the
+  // tile's column registers), step (a descriptor a cycle). rr_ is the RTL's
+  // one-hot mask of the entries above the last picked, as an index.
+  bool blk_ = false;  // a block is picked and not yet all in the queue
+  bool pk_ = false;   // picked, its fields not yet fetched
+  unsigned g_e_ = 0, rr_ = 0;
+  uint32_t g_rd_slot_ = 0, g_rd_left_ = 0, g_left_ = 0;
+  uint64_t g_src_ = 0, g_dst_ = 0, g_delta_ = 0;
+  uint32_t g_gpu_ = 0;
+  bool g_op_ = false;
+  uint32_t g_tr_ = 0, g_m_ = 0, g_tc_ = 0, g_eb_ = 0;  // as fetched
+  uint64_t g_seg_ = 0, g_colb_ = 0;  // from them, the cycle after
+  uint32_t g_tcm1_ = 0;
+  bool rd_full_ = false;  // buf_.rdata() holds the block's next tile, not yet loaded
+  bool t_ = false;        // a tile is loaded
+  uint32_t t_cleft_ = 0;  // the tile's columns after this one
+  // The next burst's offset in the column segment, the segment's bytes from
+  // there and the bytes to the next aligned boundary; the column's first
+  // byte on both sides.
+  uint64_t t_off_ = 0, t_rem_ = 0, t_tob_ = 0, col_src_ = 0, col_dst_ = 0;
+  uint32_t t_wg_ = 0, t_wf_ = 0;
   // Descriptor queue.
   std::vector<Desc> fifo_;
   unsigned fifo_head_ = 0, fifo_count_ = 0;
