@@ -228,32 +228,37 @@ module dma_trigger_core #(
   logic [DIM_W-1:0]   mul_bn_q, mul_bc_q;
   logic [END_W-1:0]   end_q;
   logic [PROD_W-1:0]  span_q;
+  logic [ENTRIES-1:0] wr_oh_q;      // wr_idx_q one-hot (none for an index above the table)
+  logic [3:0]         wr_ffault_q;  // the fields' cause (1-5, 9), fixed the cycle before the commit
 
-  logic               commit, wr_busy_entry, wr_fault_any, port_busy, refuse;
-  logic [IDX_W-1:0]   wr_e;
-  logic [3:0]         wr_fault, refuse_cause;
+  logic               commit, wr_busy_entry, wr_past_top, wr_fault_any, port_busy, refuse;
+  logic [3:0]         wr_ffault, wr_fault, refuse_cause;
   always_comb begin
     tbl_ready_o = wr_left_q == '0;
     commit      = wr_left_q == WCNT_W'(1);
-    // The rule of DmaEntry::fault() in hw/dma_trigger/dma_trigger_core.cpp, then
-    // the entry's state: it must hold no tile and not be being sent.
-    // Indexed (a mux tree), not a chain of compares over the entries; an
-    // index above the table is refused as such (cause 1) first.
-    wr_e          = IDX_W'(wr_idx_q);
-    wr_busy_entry = (e_count_q[wr_e] != '0) || (blk_q && g_oh_q[wr_e]);
-    wr_fault = 4'd0;
-    if (32'(wr_idx_q) >= ENTRIES)                                  wr_fault = 4'd1;
-    else if (wr_valid_q && wr_op_q == 2'd3)                        wr_fault = 4'd9;
+    // The rule of DmaEntry::fault() in hw/dma_trigger/dma_trigger_core.cpp
+    // on the staged fields, which hold still through the write: decided the
+    // cycle before the commit (wr_ffault_q), off the commit's path; the
+    // region's end (cause 6) is known only at the commit (end_q). An index
+    // above the table is refused as such (cause 1) first.
+    wr_ffault = 4'd0;
+    if (32'(wr_idx_q) >= ENTRIES)                                  wr_ffault = 4'd1;
+    else if (wr_valid_q && wr_op_q == 2'd3)                        wr_ffault = 4'd9;
     // Constant when SLOTS fills its field (SLOTS = 2^CNT_W - 1).
     /* verilator lint_off CMPCONST */
-    else if (wr_valid_q && (wr_k_q == '0 || 32'(wr_k_q) > SLOTS))  wr_fault = 4'd2;
+    else if (wr_valid_q && (wr_k_q == '0 || 32'(wr_k_q) > SLOTS))  wr_ffault = 4'd2;
     /* verilator lint_on CMPCONST */
-    else if (wr_valid_q && (wr_m_q == '0 || wr_n_q == '0))         wr_fault = 4'd3;
-    else if (wr_valid_q && (wr_tr_q == '0 || wr_tr_q > wr_m_q))    wr_fault = 4'd4;
-    else if (wr_valid_q && (wr_tc_q == '0 || wr_tc_q > wr_n_q))    wr_fault = 4'd5;
-    else if (wr_valid_q && end_q > (END_W'(1) << ADDR_W))          wr_fault = 4'd6;
-    else if (wr_busy_entry)                                        wr_fault = 4'd7;
-    wr_fault_any = wr_fault != 4'd0;
+    else if (wr_valid_q && (wr_m_q == '0 || wr_n_q == '0))         wr_ffault = 4'd3;
+    else if (wr_valid_q && (wr_tr_q == '0 || wr_tr_q > wr_m_q))    wr_ffault = 4'd4;
+    else if (wr_valid_q && (wr_tc_q == '0 || wr_tc_q > wr_n_q))    wr_ffault = 4'd5;
+    wr_past_top = wr_valid_q && end_q > (END_W'(1) << ADDR_W);
+    // Then the entry's state at the commit: it must hold no tile and not be
+    // being sent; an AND-OR over the one-hot index, not a chain of compares.
+    wr_busy_entry = '0;
+    for (int e = 0; e < ENTRIES; e++)
+      wr_busy_entry = wr_busy_entry | (wr_oh_q[e] && (e_count_q[e] != '0 || (blk_q && g_oh_q[e])));
+    wr_fault     = wr_ffault_q != 4'd0 ? wr_ffault_q : wr_past_top ? 4'd6 : wr_busy_entry ? 4'd7 : 4'd0;
+    wr_fault_any = wr_ffault_q != 4'd0 || wr_past_top || wr_busy_entry;
     // A write commanded while one is in progress is refused (cause 8): the
     // register port's command is a one-cycle pulse and must not vanish. The
     // write in progress was commanded first: its cause wins at one edge.
@@ -266,6 +271,7 @@ module dma_trigger_core #(
     if (!rst_ni) begin
       wr_left_q <= '0;
       wr_idx_q  <= '0;
+      wr_oh_q   <= '0;
     end else if (wr_left_q != '0) begin
       wr_left_q <= wr_left_q - 1'b1;
       if (32'(wr_left_q) > 2) begin
@@ -275,12 +281,14 @@ module dma_trigger_core #(
         mul_bn_q <= mul_bn_q >> 1;
         mul_bc_q <= mul_bc_q >> 1;
       end else if (wr_left_q == WCNT_W'(2)) begin
-        end_q  <= END_W'(wr_src_q) + END_W'(acc_n_q);
-        span_q <= acc_c_q + (PROD_W'(wr_tr_q) << wr_eb_q);
+        end_q       <= END_W'(wr_src_q) + END_W'(acc_n_q);
+        span_q      <= acc_c_q + (PROD_W'(wr_tr_q) << wr_eb_q);
+        wr_ffault_q <= wr_ffault;
       end
     end else if (tbl_we_i) begin
       wr_left_q  <= WCNT_W'(WR_CYC);
       wr_idx_q   <= tbl_idx_i;
+      for (int e = 0; e < ENTRIES; e++) wr_oh_q[e] <= tbl_idx_i == TBL_IDX_W'(e);
       wr_valid_q <= tbl_valid_i;
       wr_src_q   <= tbl_src_base_i;
       wr_dst_q   <= tbl_dst_base_i;
@@ -301,26 +309,45 @@ module dma_trigger_core #(
   end
 
   // -------------------------------------------------------------- lookup
-  // The lowest covering entry wins. One-hot, with each entry's room decided
-  // from its own flops in parallel with the address compares: the trigger's
-  // ready depends on the presented address (a combinational input-to-output
-  // path), so the lookup is kept shallow.
-  logic               hit, trig_accept, hit_full, miss_take;
-  logic [ENTRIES-1:0] covers, hit_oh, room;
+  // The address compares of the trigger presented in a cycle are registered
+  // (cov_q); the trigger is taken at the earliest in the next cycle, from
+  // them: the port holds a trigger until it is taken (valid/ready), so the
+  // presented trigger is the one compared if it was there, not taken, in
+  // the last cycle (seen_q). Nothing on the trigger's ready depends on the
+  // presented trigger, and the compares and the decision each have a cycle
+  // (docs/blocks/dma_trigger.md "Pipeline"). The compares of the cycle in
+  // which a table write ends see the table before it: a trigger waits one
+  // cycle more after it (wr_end_q). The lowest covering entry wins.
+  logic               hit, look, trig_accept, hit_full, miss_take;
+  logic [ENTRIES-1:0] covers, cov_q, hit_oh, room;
+  logic               seen_q, wr_end_q;
   always_comb begin
     for (int e = 0; e < ENTRIES; e++) begin
       covers[e] = e_valid_q[e] && trig_addr_i >= e_src_q[e] && trig_addr_i <= e_last_q[e];
       // A tile for a NONE entry is only counted: it never waits for room.
       room[e]  = e_op_q[e] == OP_NONE || 32'(e_count_q[e]) < SLOTS;
     end
-    hit_oh = first_one(covers);
-    hit    = covers != '0;
+    hit_oh = first_one(cov_q);
+    hit    = cov_q != '0;
     hit_full     = (hit_oh & ~room) != '0;
-    trig_ready_o = active && tbl_ready_o && !hit_full;
+    look         = active && tbl_ready_o && seen_q && !wr_end_q;
+    trig_ready_o = look && !hit_full;
     trig_accept  = trig_valid_i && trig_ready_o;
     // An uncovered trigger is taken whatever the entries' room: its capture
     // does not wait for the one-hot search.
-    miss_take    = trig_valid_i && active && tbl_ready_o && !hit;
+    miss_take    = trig_valid_i && look && !hit;
+  end
+
+  always_ff @(posedge clk_i) begin
+    if (!rst_ni) begin
+      seen_q   <= 1'b0;
+      wr_end_q <= 1'b0;
+      cov_q    <= '0;
+    end else begin
+      seen_q   <= trig_valid_i && !trig_ready_o;
+      wr_end_q <= commit;
+      cov_q    <= covers;
+    end
   end
 
   // ---------------------------------------------------- descriptor queue
@@ -594,7 +621,7 @@ module dma_trigger_core #(
     logic push_e, pop_e;
     // trig_accept && hit_e == e, with this entry's own room in place of the
     // OR over all entries (hit_oh is one-hot): the lookup's path is short.
-    assign push_e = trig_valid_i && active && tbl_ready_o && hit_oh[e] && e_op_q[e] != OP_NONE &&
+    assign push_e = trig_valid_i && look && hit_oh[e] && e_op_q[e] != OP_NONE &&
                     32'(e_count_q[e]) < SLOTS;
     assign pop_e  = gen_pop && g_oh_q[e];
     always_ff @(posedge clk_i) begin
@@ -614,7 +641,7 @@ module dma_trigger_core #(
         e_head_q[e]  <= '0;
         e_count_q[e] <= '0;
       end else begin
-        if (commit && !wr_fault_any && wr_idx_q == TBL_IDX_W'(e)) begin
+        if (commit && !wr_fault_any && wr_oh_q[e]) begin
           e_valid_q[e] <= wr_valid_q;
           e_op_q[e]    <= wr_op_q;
           e_src_q[e]   <= wr_src_q;

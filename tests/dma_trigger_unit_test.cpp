@@ -157,31 +157,32 @@ TEST(DmaTriggerCore, OneTilesLifeAsDocumented) {
     uint64_t src;
     bool last;
   };
-  // cycle: 0 write taken; 1-6 the write (DIM_W + 2 cycles); 7 the trigger is
-  // taken; 8 the block is picked; 9 its entry's fields are fetched; 10 its
-  // tile is read from the buffer; 11 the tile is loaded; 12 first descriptor
-  // into the queue; 13-14 out.
+  // cycle: 0 write taken; 1-6 the write (DIM_W + 2 cycles); 7 the trigger
+  // shows (its address compared); 8 it is taken; 9 the block is picked; 10
+  // its entry's fields are fetched; 11 its tile is read from the buffer; 12
+  // the tile is loaded; 13 first descriptor into the queue; 14-15 out.
   const Row rows[] = {
-      {true, false, true, true, false, 0, false},    // 0
+      {true, false, true, false, false, 0, false},   // 0
       {false, false, false, false, false, 0, false}, // 1
       {false, false, false, false, false, 0, false}, // 2
       {false, false, false, false, false, 0, false}, // 3
       {false, false, false, false, false, 0, false}, // 4
       {false, false, false, false, false, 0, false}, // 5
       {false, false, false, false, false, 0, false}, // 6
-      {false, true, true, true, false, 0, false},    // 7
-      {false, false, true, true, false, 0, false},   // 8
-      {false, false, true, true, false, 0, false},   // 9
-      {false, false, true, true, false, 0, false},   // 10
-      {false, false, true, true, false, 0, false},   // 11
-      {false, false, true, true, false, 0, false},   // 12
-      {false, false, true, true, true, 0x100, false},  // 13
-      {false, false, true, true, true, 0x110, true},   // 14
-      {false, false, true, true, false, 0, false},   // 15
+      {false, true, true, false, false, 0, false},   // 7
+      {false, true, true, true, false, 0, false},    // 8
+      {false, false, true, false, false, 0, false},  // 9
+      {false, false, true, false, false, 0, false},  // 10
+      {false, false, true, false, false, 0, false},  // 11
+      {false, false, true, false, false, 0, false},  // 12
+      {false, false, true, false, false, 0, false},  // 13
+      {false, false, true, false, true, 0x100, false},  // 14
+      {false, false, true, false, true, 0x110, true},   // 15
+      {false, false, true, false, false, 0, false},  // 16
   };
   h.in.tbl_idx = 0;
   h.in.tbl = doc_entry();
-  for (int c = 0; c < 16; ++c) {
+  for (int c = 0; c < 17; ++c) {
     const Row& r = rows[c];
     h.in.tbl_we = r.we;
     h.in.trig_valid = r.trig;
@@ -204,7 +205,7 @@ TEST(DmaTriggerCore, OneTilesLifeAsDocumented) {
     }
     // The write, then the tile from the cycle after it was taken until its
     // last descriptor leaves.
-    EXPECT_EQ(o.busy, (c >= 1 && c <= 6) || (c >= 8 && c <= 14)) << "cycle " << c;
+    EXPECT_EQ(o.busy, (c >= 1 && c <= 6) || (c >= 9 && c <= 15)) << "cycle " << c;
   }
 }
 
@@ -276,10 +277,13 @@ TEST(DmaTriggerCore, ANoneEntryCountsTilesAndSendsNothing) {
   f.op = DmaOp::none;
   ASSERT_EQ(h.write(0, f), DmaWriteFault::none);
   h.in.desc_ready = false;  // nothing could leave anyway
+  // Each taken in the cycle after it shows (its compares registered), with
+  // no wait for room.
   for (uint32_t k = 0; k < 5; ++k) {
     h.in.trig_valid = true;
     h.in.trig_wg_id = k;
     h.in.trig_addr = 0x100 + 8 * (k % 2);
+    EXPECT_FALSE(h.step().trig_ready) << "tile " << k << ", first cycle";
     EXPECT_TRUE(h.step().trig_ready) << "tile " << k;
   }
   h.in.trig_valid = false;
@@ -398,10 +402,12 @@ TEST(DmaTriggerCore, EveryBurstSizeAboveTheMaximumIsRefused) {
   const DmaTriggerParams p = doc_params();  // MAX_BURST_LOG2 = 4
   Harness h(p);
   ASSERT_EQ(h.write(0, doc_entry()), DmaWriteFault::none);
+  h.in.trig_valid = true;  // shown, never taken: ready from the next cycle on
+  h.in.trig_addr = 0x100;
+  h.in.cfg_burst_log2 = 1u << (kDmaBurstLog2Bits - 1);  // refused: the trigger waits
+  EXPECT_FALSE(h.step().trig_ready);
   for (uint32_t b = 0; b < (1u << kDmaBurstLog2Bits); ++b) {
     h.in.cfg_burst_log2 = b;
-    h.in.trig_valid = true;
-    h.in.trig_addr = 0x100;
     const DmaTriggerCoreOutputs o = h.t.eval(h.in);
     EXPECT_EQ(o.cfg_error, b > p.max_burst_log2) << "BURST.LOG2 = " << b;
     EXPECT_EQ(o.trig_ready, b <= p.max_burst_log2) << "BURST.LOG2 = " << b;

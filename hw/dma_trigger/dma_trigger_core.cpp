@@ -111,6 +111,15 @@ DmaTriggerCore::DmaTriggerCore(const DmaTriggerParams& params)
   fifo_.resize(p_.desc_depth);
 }
 
+// The lowest entry whose region holds the whole tile at addr (T3 §4.2.2).
+std::optional<unsigned> DmaTriggerCore::lookup(uint64_t addr) const {
+  for (unsigned e : valid_) {
+    const Slot& s = entries_[e];
+    if (addr >= s.f.src_base && addr <= s.last_start) return e;
+  }
+  return std::nullopt;
+}
+
 bool DmaTriggerCore::entry_busy(unsigned e) const {
   return entries_[e].count > 0 || (blk_ && g_e_ == e);
 }
@@ -121,19 +130,13 @@ DmaTriggerCore::Decision DmaTriggerCore::decide(const DmaTriggerCoreInputs& in) 
   Decision d{};
   d.cfg_error = (in.cfg_burst_log2 & low_mask(kDmaBurstLog2Bits)) > p_.max_burst_log2;
   d.active = in.cfg_enable && !d.cfg_error;
-  // The lowest entry whose region holds the whole tile (T3 §4.2.2); the
-  // driver keeps regions apart, so at most one does.
-  const uint64_t addr = in.trig_addr & addr_mask_;
-  for (unsigned e : valid_) {
-    const Slot& s = entries_[e];
-    if (addr >= s.f.src_base && addr <= s.last_start) {
-      d.hit = true;
-      d.entry = e;
-      break;
-    }
-  }
+  // The presented trigger's lookup, made in the last cycle (a trigger is
+  // taken at the earliest in the cycle after it first shows).
+  d.hit = lk_hit_;
+  d.entry = lk_entry_;
+  d.look = d.active && wr_left_ == 0 && seen_ && !wr_end_;
   // A tile for a NONE entry is only counted: it never waits for room.
-  d.ready = d.active && wr_left_ == 0 &&
+  d.ready = d.look &&
             (!d.hit || entries_[d.entry].f.op == DmaOp::none || entries_[d.entry].count < p_.slots);
   d.accept = in.trig_valid && d.ready;
   return d;
@@ -331,6 +334,8 @@ void DmaTriggerCore::apply(const DmaTriggerCoreInputs& in, const Decision& d) {
     }
     valid_.clear();
     pending_ = 0;
+    lk_hit_ = seen_ = wr_end_ = false;
+    lk_entry_ = 0;
     wr_left_ = wr_idx_ = 0;
     blk_ = pk_ = false;
     g_e_ = rr_ = 0;
@@ -369,6 +374,13 @@ void DmaTriggerCore::apply(const DmaTriggerCoreInputs& in, const Decision& d) {
   // progress, which was commanded first: when both are refused at one edge,
   // the captured cause is that write's.
   const bool port_busy = in.tbl_we && wr_left_ > 0;
+
+  // The presented trigger's lookup, on the table before this edge.
+  const std::optional<unsigned> lk = lookup(in.trig_addr & addr_mask_);
+  lk_hit_ = lk.has_value();
+  lk_entry_ = lk.value_or(0);
+  seen_ = in.trig_valid && !d.ready;
+  wr_end_ = wr_left_ == 1;
 
   // A table write commits (or is refused) on the state before this edge.
   if (wr_left_ > 0 && --wr_left_ == 0) {

@@ -190,12 +190,13 @@ class DmaTriggerCore {
   };
   // The combinational part of a cycle, shared by eval() and clock().
   struct Decision {
-    bool active, cfg_error, hit, accept, ready;
+    bool active, cfg_error, hit, look, accept, ready;
     unsigned entry;
   };
   Decision decide(const DmaTriggerCoreInputs& in) const;
   DmaTriggerCoreOutputs outputs(const DmaTriggerCoreInputs& in, const Decision& d) const;
   void apply(const DmaTriggerCoreInputs& in, const Decision& d);
+  std::optional<unsigned> lookup(uint64_t addr) const;
   bool entry_busy(unsigned e) const;
   // The address generator's edge (pick, read, load, step); sets the tile
   // buffer's read port for this edge.
@@ -216,6 +217,14 @@ class DmaTriggerCore {
   // buffered over all entries: kept as the table changes, for speed.
   std::vector<unsigned> valid_;
   uint64_t pending_ = 0;
+  // The lookup of the trigger presented in the last cycle (the RTL's cov_q,
+  // as the lowest covering entry), whether that trigger was there and not
+  // taken (seen_q: the port holds it, so it is the one presented now), and
+  // whether a table write ended at the last edge (wr_end_q: the lookup
+  // predates it).
+  bool lk_hit_ = false;
+  unsigned lk_entry_ = 0;
+  bool seen_ = false, wr_end_ = false;
   // Table write in progress.
   unsigned wr_left_ = 0, wr_idx_ = 0;
   DmaEntry wr_;

@@ -155,6 +155,7 @@ void DmaTriggerScoreboard::reset() {
   wr_pending_ = false;
   wr_left_ = 0;
   wr_verdict_.reset();
+  trig_seen_ = wr_ended_ = false;
   err_ = miss_ = false;
   err_cause_ = miss_wg_ = miss_wf_ = 0;
   miss_addr_ = 0;
@@ -356,9 +357,14 @@ std::optional<std::string> DmaTriggerScoreboard::observe(const DmaTriggerInputs&
   const bool active = enable_ && !cfg_error;
   const uint64_t taddr = wire_addr(in.trig_addr);
   const std::optional<unsigned> cover = covering(taddr);
-  if (out.trig_ready && (!active || wr_pending_))
-    err << "trig_ready_o while " << (wr_pending_ ? "a table write is in progress" : "inactive") << "; ";
-  if (in.trig_valid && !out.trig_ready && active && !wr_pending_) {
+  if (out.trig_ready && (!active || wr_pending_ || !trig_seen_ || wr_ended_))
+    err << "trig_ready_o while "
+        << (wr_pending_ ? "a table write is in progress"
+            : !active   ? "inactive"
+            : wr_ended_ ? "a table write's verdict was given at the last edge"
+                        : "no trigger waited in the last cycle")
+        << "; ";
+  if (in.trig_valid && !out.trig_ready && active && !wr_pending_ && trig_seen_ && !wr_ended_) {
     if (!cover) err << "a trigger no entry covers was refused (it must be taken and flagged); ";
     else if (table_[*cover].f.op == DmaOp::none)
       err << "trigger for entry " << *cover << " (NONE: counted, never buffered) refused; ";
@@ -380,6 +386,7 @@ std::optional<std::string> DmaTriggerScoreboard::observe(const DmaTriggerInputs&
   // A command while a write is in progress is refused (port_busy), after
   // the verdict on that write, which was commanded first.
   const bool port_busy = tbl_we && wr_pending_;
+  wr_ended_ = wr_pending_ && wr_left_ == 1;
   if (wr_pending_ && --wr_left_ == 0) {
     // Committed on the state before this edge (T3 §4.4: the entry's fields
     // must not change under tiles it holds).
@@ -449,6 +456,7 @@ std::optional<std::string> DmaTriggerScoreboard::observe(const DmaTriggerInputs&
     }
   }
   if (in.trig_valid && !out.trig_ready) ++n_.stalls;
+  trig_seen_ = in.trig_valid && !out.trig_ready;
   // The registers' edge; a write to CTRL or BURST is in force from the next cycle.
   regs_.edge();
   const int w = regs_.written();

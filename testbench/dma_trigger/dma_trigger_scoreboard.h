@@ -144,6 +144,11 @@ class DmaTriggerScoreboard {
   // A write in flight: its fields and the cycles until it commits.
   bool wr_pending_ = false;
   unsigned wr_left_ = 0, wr_idx_ = 0;
+  // The trigger port's rule (T3 leaves it open; docs/blocks/dma_trigger.md
+  // "Pipeline"): a trigger is taken at the earliest in the cycle after it
+  // first shows, and not in the cycle after a table write's verdict.
+  bool trig_seen_ = false;  // a trigger was presented, not taken, in the last cycle
+  bool wr_ended_ = false;   // a table write's verdict at the last edge
   DmaEntry wr_;
   std::optional<DmaWriteFault> wr_verdict_;  // shown by tbl_err_o from the next cycle
   bool err_ = false, miss_ = false;
