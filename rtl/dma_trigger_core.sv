@@ -188,6 +188,32 @@ module dma_trigger_core #(
     slot_add = SLOT_W'(s);
   endfunction
 
+  // a + b, ADDR_W bits, as a carry-select adder: the upper half's two sums
+  // (carry in 0 and 1) in parallel with the lower half, then a select. yosys
+  // and ABC keep the shape; a plain + mapped to a 3.2 ns chain at 48 bits.
+  localparam int unsigned CS_LO = ADDR_W / 2;
+  localparam int unsigned CS_HI = ADDR_W - CS_LO;
+  function automatic [ADDR_W-1:0] add_cs(input logic [ADDR_W-1:0] a, input logic [ADDR_W-1:0] b);
+    logic [CS_LO:0]   lo;
+    logic [CS_HI-1:0] hi0, hi1;
+    lo  = (CS_LO + 1)'(a[CS_LO-1:0]) + (CS_LO + 1)'(b[CS_LO-1:0]);
+    hi0 = a[ADDR_W-1:CS_LO] + b[ADDR_W-1:CS_LO];
+    hi1 = a[ADDR_W-1:CS_LO] + b[ADDR_W-1:CS_LO] + 1'b1;
+    add_cs = {lo[CS_LO] ? hi1 : hi0, lo[CS_LO-1:0]};
+  endfunction
+
+  // c + 1 (up) or c - 1 as gates, on 16 bits (a narrower count takes the
+  // low bits): with an adder, yosys shares the +1 and the -1 through a
+  // select on the late push/pop, in front of the carries.
+  function automatic [15:0] inc_dec(input logic [15:0] c, input logic up);
+    logic carry;
+    carry = 1'b1;
+    for (int b = 0; b < 16; b++) begin
+      inc_dec[b] = c[b] ^ carry;
+      carry      = carry & (up ? c[b] : !c[b]);
+    end
+  endfunction
+
   // The lowest set bit of v, one-hot; and the index of a one-hot vector. Both
   // of logarithmic depth (OR trees), not a chain through every entry.
   function automatic [ENTRIES-1:0] below(input int e);  // entries 0 .. e - 1
@@ -212,9 +238,12 @@ module dma_trigger_core #(
   end
 
   // ---------------------------------------------------------- table write
-  // The region's size (N x column bytes) and the tile's span ((tile_cols - 1)
-  // x column bytes + a segment) are multiplied one bit of N per cycle: a
-  // configuration-time path, kept off the clock period.
+  // The region's size (N x column bytes) and the highest tile start's offset
+  // in it ((N - tile_cols + 1) x column bytes - a segment: the region's end
+  // less the tile's span) are multiplied one bit per cycle: a
+  // configuration-time path, kept off the clock period. The segment is
+  // subtracted first (the accumulator starts at minus it), so that the
+  // commit writes registers, not a difference.
   logic [WCNT_W-1:0]  wr_left_q;
   logic [TBL_IDX_W-1:0] wr_idx_q;
   logic               wr_valid_q;
@@ -224,10 +253,11 @@ module dma_trigger_core #(
   logic [CNT_W-1:0]   wr_k_q;
   logic [DIM_W-1:0]   wr_m_q, wr_n_q, wr_tr_q, wr_tc_q;
   logic [1:0]         wr_eb_q;
-  logic [PROD_W-1:0]  mul_a_q, acc_n_q, acc_c_q;
-  logic [DIM_W-1:0]   mul_bn_q, mul_bc_q;
+  logic [PROD_W-1:0]  mul_a_q, acc_n_q;
+  logic [PROD_W:0]    acc_l_q;  // signed: from minus a segment up
+  logic [DIM_W-1:0]   mul_bn_q, mul_bl_q;
   logic [END_W-1:0]   end_q;
-  logic [PROD_W-1:0]  span_q;
+  logic [ADDR_W-1:0]  last_q;   // the highest tile start: src + acc_l
   logic [ENTRIES-1:0] wr_oh_q;      // wr_idx_q one-hot (none for an index above the table)
   logic [3:0]         wr_ffault_q;  // the fields' cause (1-5, 9), fixed the cycle before the commit
 
@@ -276,13 +306,13 @@ module dma_trigger_core #(
       wr_left_q <= wr_left_q - 1'b1;
       if (32'(wr_left_q) > 2) begin
         if (mul_bn_q[0]) acc_n_q <= acc_n_q + mul_a_q;
-        if (mul_bc_q[0]) acc_c_q <= acc_c_q + mul_a_q;
+        if (mul_bl_q[0]) acc_l_q <= acc_l_q + (PROD_W + 1)'(mul_a_q);
         mul_a_q  <= mul_a_q << 1;
         mul_bn_q <= mul_bn_q >> 1;
-        mul_bc_q <= mul_bc_q >> 1;
+        mul_bl_q <= mul_bl_q >> 1;
       end else if (wr_left_q == WCNT_W'(2)) begin
         end_q       <= END_W'(wr_src_q) + END_W'(acc_n_q);
-        span_q      <= acc_c_q + (PROD_W'(wr_tr_q) << wr_eb_q);
+        last_q      <= add_cs(wr_src_q, ADDR_W'($signed(acc_l_q)));
         wr_ffault_q <= wr_ffault;
       end
     end else if (tbl_we_i) begin
@@ -302,9 +332,11 @@ module dma_trigger_core #(
       wr_tc_q    <= tbl_tile_cols_i;
       mul_a_q    <= PROD_W'(tbl_m_i) << tbl_elem_log2_i;
       mul_bn_q   <= tbl_n_i;
-      mul_bc_q   <= tbl_tile_cols_i - 1'b1;
+      // N - tile_cols + 1 fits DIM_W bits for fields the commit takes
+      // (1 <= tile_cols <= N); for others the result is not used.
+      mul_bl_q   <= tbl_n_i - tbl_tile_cols_i + 1'b1;
       acc_n_q    <= '0;
-      acc_c_q    <= '0;
+      acc_l_q    <= -((PROD_W + 1)'(tbl_tile_rows_i) << tbl_elem_log2_i);
     end
   end
 
@@ -408,7 +440,7 @@ module dma_trigger_core #(
   logic [IDX_W-1:0]   f_e;
   logic               start, step, col_done, tile_done, block_done, gen_pop, load, buf_re, buf_we;
   logic [BURST_W-1:0] burst_lg;
-  logic [BYTES_W-1:0] boundary, bytes, nxt_lo, nxt_tob, ld_tob;
+  logic [BYTES_W-1:0] boundary, boundary_q, bytes, nxt_lo, nxt_tob, ld_tob;
   logic [BUF_W-1:0]   buf_raddr, push_at, bw_addr_q;
   logic               bw_q;
   logic [TILE_W-1:0]  bw_data_q;
@@ -447,8 +479,8 @@ module dma_trigger_core #(
     step        = active && t_q && (!fifo_full_q || pop);
     // The next column's and a loaded tile's distance to the boundary.
     nxt_lo      = BYTES_W'(col_src_q) + BYTES_W'(g_colb_q);
-    nxt_tob     = boundary - (nxt_lo & (boundary - 1'b1));
-    ld_tob      = boundary - (BYTES_W'(rd_addr) & (boundary - 1'b1));
+    nxt_tob     = boundary_q - (nxt_lo & (boundary_q - 1'b1));
+    ld_tob      = boundary_q - (BYTES_W'(rd_addr) & (boundary_q - 1'b1));
     push        = step;
     gen_pop     = step && tile_done;
 
@@ -562,6 +594,13 @@ module dma_trigger_core #(
     end
   end
 
+  // The burst size as a register, off the load's and step's paths. It is
+  // the value of the last cycle, never a different one: BURST is locked
+  // while busy_o is high (the register block refuses the write), and a tile
+  // taken at the edge a write to BURST lands is loaded 4 edges later at the
+  // earliest (pick, fetch, read, load).
+  always_ff @(posedge clk_i) boundary_q <= boundary;
+
   // load and step: the tile and its column segment.
   always_ff @(posedge clk_i) begin
     if (!rst_ni) begin
@@ -581,7 +620,7 @@ module dma_trigger_core #(
       t_rem_q   <= g_seg_q;
       t_tob_q   <= ld_tob;
       col_src_q <= rd_addr;
-      col_dst_q <= rd_addr + g_delta_q;
+      col_dst_q <= add_cs(rd_addr, g_delta_q);
       t_wg_q    <= rd_wg;
       t_wf_q    <= rd_wf;
     end else if (step) begin
@@ -591,7 +630,7 @@ module dma_trigger_core #(
         // The burst ran to the boundary: the next one starts aligned.
         t_off_q <= t_off_q + COLB_W'(t_tob_q);
         t_rem_q <= t_rem_q - COLB_W'(t_tob_q);
-        t_tob_q <= boundary;
+        t_tob_q <= boundary_q;
       end else begin
         t_off_q   <= '0;
         t_rem_q   <= g_seg_q;
@@ -617,6 +656,18 @@ module dma_trigger_core #(
   end
 
   // -------------------------------------------------------------- entries
+  // The tiles buffered over all entries (pend_q), kept beside the counts so
+  // that busy_o (STATUS.BUSY, the BURST lock) is one register's zero test,
+  // not an OR over every count on the register port's read path.
+  localparam int unsigned PEND_W = $clog2(BUF_N + 1);
+  logic [ENTRIES-1:0] push_v;
+  logic [PEND_W-1:0]  pend_q;
+  always_ff @(posedge clk_i) begin
+    if (!rst_ni)                        pend_q <= '0;
+    else if (push_v != '0 && !gen_pop)  pend_q <= PEND_W'(inc_dec(16'(pend_q), 1'b1));
+    else if (gen_pop && push_v == '0)   pend_q <= PEND_W'(inc_dec(16'(pend_q), 1'b0));
+  end
+
   for (genvar e = 0; e < ENTRIES; e++) begin : g_entry
     logic push_e, pop_e;
     // trig_accept && hit_e == e, with this entry's own room in place of the
@@ -624,6 +675,7 @@ module dma_trigger_core #(
     assign push_e = trig_valid_i && look && hit_oh[e] && e_op_q[e] != OP_NONE &&
                     32'(e_count_q[e]) < SLOTS;
     assign pop_e  = gen_pop && g_oh_q[e];
+    assign push_v[e] = push_e;
     always_ff @(posedge clk_i) begin
       if (!rst_ni) begin
         e_valid_q[e] <= 1'b0;
@@ -646,7 +698,7 @@ module dma_trigger_core #(
           e_op_q[e]    <= wr_op_q;
           e_src_q[e]   <= wr_src_q;
           e_dst_q[e]   <= wr_dst_q;
-          e_last_q[e]  <= wr_valid_q ? ADDR_W'(end_q - END_W'(span_q)) : '0;
+          e_last_q[e]  <= wr_valid_q ? last_q : '0;
           e_gpu_q[e]   <= wr_gpu_q;
           e_k_q[e]     <= wr_k_q;
           e_m_q[e]     <= wr_m_q;
@@ -656,9 +708,9 @@ module dma_trigger_core #(
           e_eb_q[e]    <= wr_eb_q;
         end
         if (pop_e) e_head_q[e] <= slot_add(e_head_q[e], CNT_W'(1));
-        // The count +1 and -1 from flops; the late push selects.
-        if (push_e && !pop_e)      e_count_q[e] <= e_count_q[e] + 1'b1;
-        else if (pop_e && !push_e) e_count_q[e] <= e_count_q[e] - 1'b1;
+        // The count +1 and -1 from flops; the late push and pop select.
+        if (push_e && !pop_e)      e_count_q[e] <= CNT_W'(inc_dec(16'(e_count_q[e]), 1'b1));
+        else if (pop_e && !push_e) e_count_q[e] <= CNT_W'(inc_dec(16'(e_count_q[e]), 1'b0));
       end
     end
   end
@@ -716,7 +768,7 @@ module dma_trigger_core #(
 
   // -------------------------------------------------------------- outputs
   logic [DESC_W-1:0] head;
-  logic             any_pending, rd_in;
+  logic             rd_in;
   logic [IDX_W-1:0] rd_e;
   always_comb begin
     // Queue slots hold no reset value: the outputs show them only when valid.
@@ -743,9 +795,7 @@ module dma_trigger_core #(
     tbl_rd_tile_cols_o       = rd_in ? e_tc_q[rd_e] : '0;
     tbl_rd_pending_o         = rd_in ? e_count_q[rd_e] : '0;
 
-    any_pending = 1'b0;
-    for (int e = 0; e < ENTRIES; e++) any_pending |= e_count_q[e] != '0;
-    busy_o = blk_q || any_pending || !tbl_ready_o || fifo_count_q != '0;
+    busy_o = blk_q || pend_q != '0 || !tbl_ready_o || fifo_count_q != '0;
   end
 
   assign tbl_err_o       = tbl_err_q;
