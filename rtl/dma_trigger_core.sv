@@ -208,9 +208,9 @@ module dma_trigger_core #(
   function automatic [15:0] inc_dec(input logic [15:0] c, input logic up);
     logic carry;
     carry = 1'b1;
-    for (int b = 0; b < 16; b++) begin
-      inc_dec[b] = c[b] ^ carry;
-      carry      = carry & (up ? c[b] : !c[b]);
+    for (int bit_i = 0; bit_i < 16; bit_i++) begin
+      inc_dec[bit_i] = c[bit_i] ^ carry;
+      carry          = carry & (up ? c[bit_i] : !c[bit_i]);
     end
   endfunction
 
