@@ -375,11 +375,14 @@ void DmaTriggerCore::apply(const DmaTriggerCoreInputs& in, const Decision& d) {
   // the captured cause is that write's.
   const bool port_busy = in.tbl_we && wr_left_ > 0;
 
-  // The presented trigger's lookup, on the table before this edge.
-  const std::optional<unsigned> lk = lookup(in.trig_addr & addr_mask_);
+  // The presented trigger's lookup, on the table before this edge; used
+  // only if the trigger is still there in the next cycle (the RTL compares
+  // every cycle, and uses the result only then).
+  seen_ = in.trig_valid && !d.ready;
+  const std::optional<unsigned> lk =
+      seen_ ? lookup(in.trig_addr & addr_mask_) : std::optional<unsigned>{};
   lk_hit_ = lk.has_value();
   lk_entry_ = lk.value_or(0);
-  seen_ = in.trig_valid && !d.ready;
   wr_end_ = wr_left_ == 1;
 
   // A table write commits (or is refused) on the state before this edge.
