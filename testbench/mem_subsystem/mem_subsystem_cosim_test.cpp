@@ -14,11 +14,9 @@
 #include <random>
 #include <sstream>
 
-#include "bank_array.h"
-#include "common/bits.h"
 #include "cosim_config.h"
 #include "cosim_hal.h"
-#include "mem_subsystem_scoreboard.h"
+#include "mem_subsystem_harness.h"
 #include "mem_subsystem_stimulus.h"
 #include "t3/dma_trigger_regs.h"
 #include "t3/mca_arbiter_regs.h"
@@ -36,13 +34,7 @@ constexpr t3_windows kWin{0x0000, 0x1000, 0x2000, 0x3000};
 
 class Bench {
  public:
-  explicit Bench(uint64_t seed)
-      : c_(the_cosim()),
-        bank_(params().burst_bytes, seed),
-        sb_(params(), [this](uint64_t cell) {
-          const uint32_t bg_w = clog2(params().bg);
-          return bank_.at(uint32_t(cell & (params().bg - 1)), uint32_t(cell >> bg_w));
-        }) {
+  explicit Bench(uint64_t seed) : h_(the_cosim(), seed), c_(h_.cosim()), sb_(h_.sb()), apb_(h_.apb()) {
     reset();
   }
 
@@ -50,26 +42,14 @@ class Bench {
   MemSubsystemScoreboard& sb() { return sb_; }
   const t3_ctx& ctx() const { return ctx_; }
 
-  // One cycle: the register port's phase, the traffic, the DRAM's data, the
-  // compare and the scoreboard; the register transfer it completed, if any.
+  // One cycle (mem_subsystem_harness.h), its compare and scoreboard as
+  // test failures; the register transfer it completed, if any.
   std::optional<ApbDone> cycle() {
-    MemSubsystemInputs& in = c_.in();
-    apb_.drive(in.apb, in.rst_n);
-    in.bank_rdata = bank_.rdata();
-    if (stim_) {
-      stim_->drive(in);
-    } else {
-      in.cmp_valid = in.com_valid = in.learn = in.drain = false;
-      in.desc_ready = true;
-    }
-    const MemSubsystemInputs seen = in;
-    EXPECT_TRUE(c_.cycle()) << c_.first_mismatch();
-    const MemSubsystemOutputs& out = c_.out();
-    max_occupancy_ = std::max(max_occupancy_, out.occupancy);
-    if (auto err = sb_.observe(seen, out)) ADD_FAILURE() << "cycle " << c_.cycles() - 1 << ": " << *err;
-    if (stim_) stim_->after(seen, out);
-    bank_.after(out);
-    return apb_.after(seen.apb, out.apb);
+    MemSubsystemHarness::Cycle r = h_.cycle();
+    EXPECT_TRUE(r.compared) << c_.first_mismatch();
+    if (r.sb_error) ADD_FAILURE() << "cycle " << c_.cycles() - 1 << ": " << *r.sb_error;
+    max_occupancy_ = std::max(max_occupancy_, c_.out().occupancy);
+    return r.apb_done;
   }
 
   void reset(unsigned n = 2) {
@@ -103,22 +83,17 @@ class Bench {
   // The phase's traffic until everything it brings has been sent and read.
   // Returns the cycles it took.
   uint64_t run(MemSubsystemStimulus& s, uint64_t limit) {
-    stim_ = &s;
+    h_.set_traffic(&s);
     const uint64_t start = c_.cycles();
-    auto busy = [&] {
-      return !s.idle() || sb_.tiles_due() > 0 || sb_.reads_due() > 0 || c_.out().occupancy != 0;
-    };
-    // Quiet for a while: the arbiter's output register, the DRAM queue and
-    // the near-bank ALU's pipeline (5 stages, the bank timing) have emptied.
-    unsigned quiet = 0;
-    while (quiet < 32 && c_.cycles() - start < limit && !testing::Test::HasFailure()) {
+    const bool drained = h_.drain(limit, [&] {
       cycle();
-      quiet = busy() ? 0 : quiet + 1;
-    }
-    stim_ = nullptr;
-    EXPECT_FALSE(busy()) << "traffic did not drain in " << limit << " cycles: deadlock ("
-                         << s.describe() << "; " << sb_.tiles_due() << " tiles due, "
-                         << sb_.reads_due() << " reads due, queue " << c_.out().occupancy << ")";
+      return !testing::Test::HasFailure();
+    });
+    h_.set_traffic(nullptr);
+    EXPECT_TRUE(drained || testing::Test::HasFailure())
+        << "traffic did not drain in " << limit << " cycles: deadlock (" << s.describe() << "; "
+        << sb_.tiles_due() << " tiles due, " << sb_.reads_due() << " reads due, queue "
+        << c_.out().occupancy << ")";
     if (auto err = sb_.check_drained()) ADD_FAILURE() << *err;
     return c_.cycles() - start;
   }
@@ -142,18 +117,17 @@ class Bench {
 
   // Traffic for a number of cycles, then nothing more.
   void run_for(MemSubsystemStimulus& s, uint64_t cycles) {
-    stim_ = &s;
+    h_.set_traffic(&s);
     for (uint64_t i = 0; i < cycles && !testing::Test::HasFailure(); ++i) cycle();
-    stim_ = nullptr;
+    h_.set_traffic(nullptr);
   }
 
  private:
+  MemSubsystemHarness h_;
   Cosim<MemSubsystemBlock>& c_;
-  BankArray bank_;
-  MemSubsystemScoreboard sb_;
-  ApbMaster apb_;
+  MemSubsystemScoreboard& sb_;
+  ApbMaster& apb_;
   t3_ctx ctx_{};
-  MemSubsystemStimulus* stim_ = nullptr;
   uint32_t max_occupancy_ = 0;
 
  public:

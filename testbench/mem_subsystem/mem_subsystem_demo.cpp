@@ -22,13 +22,12 @@
 #include <systemc>
 #include <vector>
 
-#include "bank_array.h"
 #include "common/bits.h"
 #include "cosim_config.h"
 #include "cosim_tlm_port.h"
 #include "cycle_stepper.h"
 #include "host.h"
-#include "mem_subsystem_scoreboard.h"
+#include "mem_subsystem_harness.h"
 #include "mem_subsystem_stimulus.h"
 #include "run_options.h"
 #include "t3/dma_trigger_regs.h"
@@ -145,13 +144,9 @@ int sc_main(int argc, char** argv) {
   // The co-simulation, the DRAM array beside it, the scoreboard, the host.
   sc_core::sc_report_handler::set_actions(sc_core::SC_INFO, sc_core::SC_DO_NOTHING);
   auto cosim = t3::tb::make_cosim<t3::MemSubsystemBlock>(opt);
-  t3::tb::BankArray bank(p.burst_bytes, seed);
-  const uint32_t bg_w = t3::clog2(p.bg);
-  t3::tb::MemSubsystemScoreboard sb(p, [&](uint64_t cell) {
-    return bank.at(uint32_t(cell & (p.bg - 1)), uint32_t(cell >> bg_w));
-  });
-  t3::tb::ApbMaster apb;
-  t3::tb::CosimTlmPort port("port", apb, 0x10000);
+  t3::tb::MemSubsystemHarness h(*cosim, seed);
+  t3::tb::MemSubsystemScoreboard& sb = h.sb();
+  t3::tb::CosimTlmPort port("port", h.apb(), 0x10000);
   const t3::RegTrace regmap({{"tracker", kWin.tracker, t3::TrackerRegMap::kInfo, t3::TrackerRegMap::kCount},
                              {"dma_trigger", kWin.dma_trigger, t3::DmaTriggerRegMap::kInfo,
                               t3::DmaTriggerRegMap::kCount},
@@ -178,25 +173,14 @@ int sc_main(int argc, char** argv) {
     return -1;
   };
   auto cycle = [&] {
-    t3::MemSubsystemInputs& in = cosim->in();
-    apb.drive(in.apb, in.rst_n);
-    in.bank_rdata = bank.rdata();
-    if (stim) {
-      stim->drive(in);
-    } else {
-      in.cmp_valid = in.com_valid = in.learn = in.drain = false;
-      in.desc_ready = true;
-    }
-    const t3::MemSubsystemInputs seen = in;
-    if (!cosim->cycle()) ++errors;
+    const t3::tb::MemSubsystemHarness::Cycle r = h.cycle();
+    const t3::MemSubsystemInputs& seen = r.in;
     const t3::MemSubsystemOutputs& out = cosim->out();
-    if (auto err = sb.observe(seen, out)) {
-      if (++errors <= 5) std::fprintf(stderr, "scoreboard, cycle %llu: %s\n",
-                                      static_cast<unsigned long long>(cycles), err->c_str());
-    }
-    if (stim) stim->after(seen, out);
-    bank.after(out);
-    if (auto d = apb.after(seen.apb, out.apb)) port.completed(*d);
+    if (!r.compared) ++errors;
+    if (r.sb_error && ++errors <= 5)
+      std::fprintf(stderr, "scoreboard, cycle %llu: %s\n", static_cast<unsigned long long>(cycles),
+                   r.sb_error->c_str());
+    if (r.apb_done) port.completed(*r.apb_done);
     if (out.desc_valid && seen.desc_ready) {
       StageSent& s = sent[uint32_t(stage_of(out.desc_src))];
       ++s.descs;
@@ -266,20 +250,18 @@ int sc_main(int argc, char** argv) {
   // The traffic, until everything it brings has been sent and read.
   sb.configure(ctx);
   stim = std::make_unique<t3::tb::MemSubsystemStimulus>(p, ph, ctx, t3::tb::MemTraffic{}, seed);
+  h.set_traffic(stim.get());
   const uint64_t start = cycles;
   std::printf("\nco-simulating the GEMM's writes, the peers' updates and the DMA engine ...\n");
-  unsigned quiet = 0;
-  while (quiet < 32 && cycles - start < 5000000) {
+  const bool drained = h.drain(5000000, [&] {
     cycle();
-    const bool busy = !stim->idle() || sb.tiles_due() > 0 || sb.reads_due() > 0 ||
-                      cosim->out().occupancy != 0;
-    quiet = busy ? 0 : quiet + 1;
-  }
-  const bool drained = quiet >= 32;
+    return true;
+  });
   const uint64_t traffic_cycles = cycles - start;
   const t3::tb::MemSubsystemStimulus& s = *stim;
   const uint64_t local = s.local_writes(), peer = s.peer_writes(), other = s.other(), reads = s.dma_reads();
   const uint64_t remote_tiles = s.remote_writes();
+  h.set_traffic(nullptr);
   stim.reset();
   if (auto err = sb.check_drained()) {
     ++errors;
