@@ -14,6 +14,7 @@
 #include <random>
 #include <vector>
 
+#include "apb_access.h"
 #include "cosim_config.h"
 #include "dma_trigger_driver.h"
 #include "dma_trigger_scoreboard.h"
@@ -39,7 +40,9 @@ struct Desc {
 // Drives the co-simulation with a scoreboard attached; every cycle checks
 // model == RTL and the RTL's outputs (the register port's answers included)
 // against the scoreboard.
-class Bench {
+class Bench : public ApbAccess<Bench> {
+  friend class ApbAccess<Bench>;
+
  public:
   Bench() : c_(the_cosim()) { restart(); }
 
@@ -63,7 +66,7 @@ class Bench {
       descs_.push_back({o.desc_src, o.desc_dst, o.desc_gpu, o.desc_bytes, o.desc_wg, o.desc_wf,
                         o.desc_op, o.desc_last});
     }
-    if (auto d = apb_.after(in.apb, c_.out().apb)) last_ = *d;
+    if (auto d = apb_.after(in.apb, c_.out().apb)) apb_completed(*d);
   }
   void cycles(unsigned n) {
     for (unsigned i = 0; i < n; ++i) cycle();
@@ -74,22 +77,11 @@ class Bench {
     EXPECT_TRUE(apb_.idle());
   }
 
-  // One register access through the port.
-  ApbDone access(const ApbTransfer& t) {
-    apb_.push(t);
-    flush();
-    return last_;
-  }
-  uint32_t read(uint32_t addr) {
-    const ApbDone d = access({false, addr, 0, 0});
-    EXPECT_FALSE(d.err) << "read of 0x" << std::hex << addr << " refused";
-    return d.rdata;
-  }
-  // Whether the write was taken (pslverr_o low).
-  bool write_reg(uint32_t addr, uint32_t data) { return !access({true, addr, data, 0xF}).err; }
+  // A cycle of the bench's inputs as they are, for a register access (apb_access.h).
+  void apb_idle_cycle() { cycle(); }
   // Whether the last transfer done was refused.
-  bool last_err() const { return last_.err; }
-  DmaStatus status() { return DmaStatus::of(read(T3_DMA_TRIGGER_A_STATUS)); }
+  bool last_err() const { return last_apb().err; }
+  DmaStatus status() { return DmaStatus::of(read_reg(T3_DMA_TRIGGER_A_STATUS)); }
 
   // CTRL and BURST as the driver writes them (BURST is refused while busy).
   void set_enable(bool on) {
@@ -124,7 +116,7 @@ class Bench {
   DmaEntry read_entry(unsigned idx, uint32_t* pending = nullptr) {
     EXPECT_TRUE(write_reg(T3_DMA_TRIGGER_A_TBL_IDX, idx));
     std::array<uint32_t, kTblRdRegs> words{};
-    for (unsigned k = 0; k < kTblRdRegs; ++k) words[k] = read(tbl_rd_addr(k));
+    for (unsigned k = 0; k < kTblRdRegs; ++k) words[k] = read_reg(tbl_rd_addr(k));
     return entry_of(words, pending);
   }
 
@@ -168,7 +160,6 @@ class Bench {
   std::unique_ptr<DmaTriggerScoreboard> sb_;
   std::vector<Desc> descs_;
   ApbMaster apb_;
-  ApbDone last_;
 };
 
 // A region of 64 rows x 16 columns of fp16 at `base`, tiles of 8 x 2.
@@ -285,18 +276,18 @@ TEST(DmaTriggerCosim, UncoveredTriggersAreTakenCountedAndTheFirstCaptured) {
   EXPECT_EQ(b.out().miss_addr, 0x4000u - 2);
   // The same through the registers: STATUS.MISS and the capture.
   EXPECT_TRUE(b.status().miss);
-  const uint32_t id = b.read(T3_DMA_TRIGGER_A_MISS_ID);
+  const uint32_t id = b.read_reg(T3_DMA_TRIGGER_A_MISS_ID);
   EXPECT_EQ((id & T3_DMA_TRIGGER_R_MISS_ID_WG_MASK) >> T3_DMA_TRIGGER_R_MISS_ID_WG_SHIFT, 1u);
   EXPECT_EQ((id & T3_DMA_TRIGGER_R_MISS_ID_WF_MASK) >> T3_DMA_TRIGGER_R_MISS_ID_WF_SHIFT, 1u);
-  EXPECT_EQ(b.read(T3_DMA_TRIGGER_A_MISS_ADDR_LO), 0x4000u - 2);
-  EXPECT_EQ(b.read(T3_DMA_TRIGGER_A_MISS_ADDR_HI), 0u);
-  EXPECT_EQ(b.read(T3_DMA_TRIGGER_A_STAT_MISS), 3u);
+  EXPECT_EQ(b.read_reg(T3_DMA_TRIGGER_A_MISS_ADDR_LO), 0x4000u - 2);
+  EXPECT_EQ(b.read_reg(T3_DMA_TRIGGER_A_MISS_ADDR_HI), 0u);
+  EXPECT_EQ(b.read_reg(T3_DMA_TRIGGER_A_STAT_MISS), 3u);
   b.clear_errors();  // CTRL.ERR_CLEAR: its pulse is the next cycle, the clear at its edge
   b.cycles(2);
   EXPECT_FALSE(b.out().miss);
   EXPECT_EQ(b.out().miss_addr, 0u);
   EXPECT_FALSE(b.status().miss);
-  EXPECT_EQ(b.read(T3_DMA_TRIGGER_A_MISS_ADDR_LO), 0u);
+  EXPECT_EQ(b.read_reg(T3_DMA_TRIGGER_A_MISS_ADDR_LO), 0u);
 }
 
 // Each cause of a refused write alone (read from STATUS.TBL_ERR_CAUSE), and
@@ -489,7 +480,7 @@ TEST(DmaTriggerCosim, ResetWithBlocksInFlight) {
   EXPECT_FALSE(b.out().desc_valid);
   EXPECT_FALSE(b.read_entry(0).valid);
   EXPECT_EQ(b.out().stat_triggers, 0u);
-  EXPECT_EQ(b.read(T3_DMA_TRIGGER_A_STAT_TRIGGERS), 0u);
+  EXPECT_EQ(b.read_reg(T3_DMA_TRIGGER_A_STAT_TRIGGERS), 0u);
   b.trigger(1, 0, 0x1000);  // no entry any more: a miss
   b.cycle();
   EXPECT_EQ(b.out().stat_miss, 1u);
@@ -529,7 +520,7 @@ TEST(DmaTriggerCosim, AWriteWhileTheLastIsInProgressIsRefused) {
     expect_same(b.read_entry(1), refused ? DmaEntry{} : f);
     EXPECT_EQ(b.sb().counts().refused[unsigned(DmaWriteFault::port_busy)], refused ? 1u : 0u);
     // The refusal raises the TBL_ERROR interrupt like any other.
-    EXPECT_EQ(b.read(T3_DMA_TRIGGER_A_INTR_STATE) & T3_DMA_TRIGGER_R_INTR_STATE_TBL_ERROR_MASK,
+    EXPECT_EQ(b.read_reg(T3_DMA_TRIGGER_A_INTR_STATE) & T3_DMA_TRIGGER_R_INTR_STATE_TBL_ERROR_MASK,
               refused ? T3_DMA_TRIGGER_R_INTR_STATE_TBL_ERROR_MASK : 0u);
   }
 }
@@ -578,7 +569,7 @@ TEST(DmaTriggerCosim, BurstLockedWhileBusy) {
   const DmaEntry f = region(0x1000);
   ASSERT_TRUE(fits(f));
   ASSERT_EQ(b.write(0, f), DmaWriteFault::none);
-  const uint32_t burst = b.read(T3_DMA_TRIGGER_A_BURST);
+  const uint32_t burst = b.read_reg(T3_DMA_TRIGGER_A_BURST);
   EXPECT_EQ(burst, default_burst());
   // A tile waits in the queue: busy.
   b.in().desc_ready = false;
@@ -587,7 +578,7 @@ TEST(DmaTriggerCosim, BurstLockedWhileBusy) {
   ASSERT_TRUE(b.out().busy);
   EXPECT_TRUE(b.status().busy);
   EXPECT_FALSE(b.set_burst(3));
-  EXPECT_EQ(b.read(T3_DMA_TRIGGER_A_BURST), burst);
+  EXPECT_EQ(b.read_reg(T3_DMA_TRIGGER_A_BURST), burst);
   const uint64_t refused = b.sb().regs().counts().busy_errors;
   EXPECT_EQ(refused, 1u);
   b.set_enable(true);  // CTRL is not locked
@@ -599,11 +590,11 @@ TEST(DmaTriggerCosim, BurstLockedWhileBusy) {
   b.apb().write(T3_DMA_TRIGGER_A_BURST, 3);
   b.flush();
   EXPECT_TRUE(b.last_err()) << "BURST written while the table write runs";
-  EXPECT_EQ(b.read(T3_DMA_TRIGGER_A_BURST), burst);
+  EXPECT_EQ(b.read_reg(T3_DMA_TRIGGER_A_BURST), burst);
   b.wait_ready();
   b.cycles(1);
   EXPECT_TRUE(b.set_burst(3));
-  EXPECT_EQ(b.read(T3_DMA_TRIGGER_A_BURST), 3u);
+  EXPECT_EQ(b.read_reg(T3_DMA_TRIGGER_A_BURST), 3u);
   EXPECT_EQ(b.sb().regs().counts().busy_errors, 2u);
 }
 
@@ -617,8 +608,8 @@ TEST(DmaTriggerCosim, InterruptsSetClearAndTest) {
   const uint32_t kMiss = T3_DMA_TRIGGER_R_INTR_STATE_MISS_MASK;
   EXPECT_TRUE(b.write_reg(T3_DMA_TRIGGER_A_INTR_TEST, kMiss));
   b.cycles(1);
-  EXPECT_EQ(b.read(T3_DMA_TRIGGER_A_INTR_STATE), kMiss);
-  EXPECT_EQ(b.read(T3_DMA_TRIGGER_A_INTR_TEST), 0u) << "W1P reads 0";
+  EXPECT_EQ(b.read_reg(T3_DMA_TRIGGER_A_INTR_STATE), kMiss);
+  EXPECT_EQ(b.read_reg(T3_DMA_TRIGGER_A_INTR_TEST), 0u) << "W1P reads 0";
   EXPECT_FALSE(b.out().intr);
   EXPECT_TRUE(b.write_reg(T3_DMA_TRIGGER_A_INTR_ENABLE, kErr | kMiss));
   EXPECT_FALSE(b.out().intr) << "the enable takes effect at the write's edge";
@@ -634,22 +625,22 @@ TEST(DmaTriggerCosim, InterruptsSetClearAndTest) {
   EXPECT_EQ(b.write(0, bad), DmaWriteFault::tiles_per_block);
   b.cycles(1);  // INTR_STATE is set at the edge after the capture shows
   EXPECT_TRUE(b.out().intr);
-  EXPECT_EQ(b.read(T3_DMA_TRIGGER_A_INTR_STATE), kErr);
+  EXPECT_EQ(b.read_reg(T3_DMA_TRIGGER_A_INTR_STATE), kErr);
   EXPECT_TRUE(b.write_reg(T3_DMA_TRIGGER_A_INTR_STATE, kErr));
   b.cycles(1);
   EXPECT_TRUE(b.out().intr) << "STATUS.TBL_ERR still holds: set again";
-  EXPECT_EQ(b.read(T3_DMA_TRIGGER_A_INTR_STATE), kErr);
+  EXPECT_EQ(b.read_reg(T3_DMA_TRIGGER_A_INTR_STATE), kErr);
   b.clear_errors();
   EXPECT_TRUE(b.write_reg(T3_DMA_TRIGGER_A_INTR_STATE, kErr));
   b.cycles(1);
   EXPECT_FALSE(b.out().intr);
-  EXPECT_EQ(b.read(T3_DMA_TRIGGER_A_INTR_STATE), 0u);
+  EXPECT_EQ(b.read_reg(T3_DMA_TRIGGER_A_INTR_STATE), 0u);
 
   // An uncovered trigger: MISS, the same way; masked, it does not reach the line.
   EXPECT_TRUE(b.write_reg(T3_DMA_TRIGGER_A_INTR_ENABLE, kErr));
   b.trigger(7, 0, 0x10);
   b.cycles(2);
-  EXPECT_EQ(b.read(T3_DMA_TRIGGER_A_INTR_STATE), kMiss);
+  EXPECT_EQ(b.read_reg(T3_DMA_TRIGGER_A_INTR_STATE), kMiss);
   EXPECT_FALSE(b.out().intr);
   EXPECT_TRUE(b.write_reg(T3_DMA_TRIGGER_A_INTR_ENABLE, kMiss));
   b.cycles(1);
@@ -669,19 +660,19 @@ TEST(DmaTriggerCosim, InterruptsSetClearAndTest) {
 TEST(DmaTriggerCosim, ConfigurationReadsBackAndParametersMatchTheBuild) {
   const DmaTriggerParams& p = params();
   Bench b;
-  EXPECT_EQ(b.read(T3_DMA_TRIGGER_A_CTRL), T3_DMA_TRIGGER_R_CTRL_ENABLE_MASK);
-  EXPECT_EQ(b.read(T3_DMA_TRIGGER_A_BURST), default_burst());
-  const uint32_t table = b.read(T3_DMA_TRIGGER_A_PARAM_TABLE);
+  EXPECT_EQ(b.read_reg(T3_DMA_TRIGGER_A_CTRL), T3_DMA_TRIGGER_R_CTRL_ENABLE_MASK);
+  EXPECT_EQ(b.read_reg(T3_DMA_TRIGGER_A_BURST), default_burst());
+  const uint32_t table = b.read_reg(T3_DMA_TRIGGER_A_PARAM_TABLE);
   EXPECT_EQ((table & T3_DMA_TRIGGER_R_PARAM_TABLE_ENTRIES_MASK) >> T3_DMA_TRIGGER_R_PARAM_TABLE_ENTRIES_SHIFT,
             p.entries);
   EXPECT_EQ((table & T3_DMA_TRIGGER_R_PARAM_TABLE_SLOTS_MASK) >> T3_DMA_TRIGGER_R_PARAM_TABLE_SLOTS_SHIFT,
             p.slots);
-  const uint32_t widths = b.read(T3_DMA_TRIGGER_A_PARAM_WIDTHS);
+  const uint32_t widths = b.read_reg(T3_DMA_TRIGGER_A_PARAM_WIDTHS);
   EXPECT_EQ((widths & T3_DMA_TRIGGER_R_PARAM_WIDTHS_DIM_W_MASK) >> T3_DMA_TRIGGER_R_PARAM_WIDTHS_DIM_W_SHIFT,
             p.dim_w);
   EXPECT_EQ((widths & T3_DMA_TRIGGER_R_PARAM_WIDTHS_ADDR_W_MASK) >> T3_DMA_TRIGGER_R_PARAM_WIDTHS_ADDR_W_SHIFT,
             p.addr_w);
-  const uint32_t ids = b.read(T3_DMA_TRIGGER_A_PARAM_IDS);
+  const uint32_t ids = b.read_reg(T3_DMA_TRIGGER_A_PARAM_IDS);
   EXPECT_EQ((ids & T3_DMA_TRIGGER_R_PARAM_IDS_WG_ID_W_MASK) >> T3_DMA_TRIGGER_R_PARAM_IDS_WG_ID_W_SHIFT,
             p.wg_id_w);
   const DmaStatus st = b.status();
@@ -692,11 +683,11 @@ TEST(DmaTriggerCosim, ConfigurationReadsBackAndParametersMatchTheBuild) {
   EXPECT_TRUE(b.access({false, 0xFFC, 0, 0}).err);                 // no register there
   EXPECT_TRUE(b.access({true, T3_DMA_TRIGGER_A_TBL_M, 7, 0x3}).err);  // partial write
   EXPECT_TRUE(b.access({false, T3_DMA_TRIGGER_A_TBL_M + 1, 0, 0}).err);  // unaligned
-  EXPECT_EQ(b.read(T3_DMA_TRIGGER_A_TBL_M), 0u);
+  EXPECT_EQ(b.read_reg(T3_DMA_TRIGGER_A_TBL_M), 0u);
   // The staging registers read back what was written, as wide as the
   // register (the core takes DIM_W bits at the command).
   EXPECT_TRUE(b.write_reg(T3_DMA_TRIGGER_A_TBL_M, 0xABCDEF));
-  EXPECT_EQ(b.read(T3_DMA_TRIGGER_A_TBL_M), 0xABCDEFu);
+  EXPECT_EQ(b.read_reg(T3_DMA_TRIGGER_A_TBL_M), 0xABCDEFu);
   EXPECT_EQ(b.sb().regs().counts().address_errors, 2u);
   EXPECT_EQ(b.sb().regs().counts().strobe_errors, 1u);
   EXPECT_EQ(b.sb().regs().counts().read_only_errors, 2u);

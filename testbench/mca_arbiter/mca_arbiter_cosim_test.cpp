@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "apb_access.h"
 #include "cosim_config.h"
 #include "mca_arbiter_scoreboard.h"
 #include "mca_arbiter_stimulus.h"
@@ -68,7 +69,9 @@ struct AtReset {};
 // model == RTL and the RTL's outputs (the register port's answers included)
 // against the scoreboard. The configuration goes in through the registers,
 // as the driver writes it.
-class Bench {
+class Bench : public ApbAccess<Bench> {
+  friend class ApbAccess<Bench>;
+
  public:
   // Reset (unobserved: whatever the last test left), a fresh scoreboard,
   // then cfg programmed through the registers.
@@ -104,7 +107,7 @@ class Bench {
       ADD_FAILURE() << "cycle " << c_.cycles() - 1 << ": " << *err;
     if (own_apb_) {
       if (auto d = apb_.after(in.apb, c_.out().apb)) {
-        last_ = *d;
+        apb_completed(*d);
         refused_ += d->err;
       }
     }
@@ -132,19 +135,8 @@ class Bench {
     for (unsigned i = 0; i < n; ++i) step(false, false);
   }
 
-  // One register access through the port, nothing presented meanwhile.
-  ApbDone access(const ApbTransfer& t) {
-    apb_.push(t);
-    while (!apb_.idle()) step(false, false);
-    return last_;
-  }
-  uint32_t read(uint32_t addr) {
-    const ApbDone d = access({false, addr, 0, 0});
-    EXPECT_FALSE(d.err) << "read of 0x" << std::hex << addr << " refused";
-    return d.rdata;
-  }
-  // Whether the write was taken (pslverr_o low).
-  bool write(uint32_t addr, uint32_t data) { return !access({true, addr, data, 0xF}).err; }
+  // Nothing presented, for a register access (apb_access.h).
+  void apb_idle_cycle() { step(false, false); }
 
   // cfg programmed without a reset, nothing presented meanwhile; whether
   // every write was taken (the bounds and the window are refused while a
@@ -177,7 +169,6 @@ class Bench {
   Cosim<McaArbiterBlock>& c_;
   std::unique_ptr<McaScoreboard> sb_;
   ApbMaster apb_;
-  ApbDone last_;
   uint64_t refused_ = 0;
   bool own_apb_ = true;
   uint64_t cmp_next_ = 0x0123456789abcdefull, com_next_ = 0xfedcba9876543210ull;
@@ -324,13 +315,13 @@ TEST(McaArbiterCosim, LearnPulsesIgnoredWhileAWindowRunsOrTheConfigurationIsRefu
   // Policy 3 written at run time: refused from the write's edge on.
   McaArbiterConfig bad = c;
   bad.policy = 3;
-  EXPECT_TRUE(b.write(T3_MCA_ARBITER_A_CTRL, ctrl_word(bad)));
+  EXPECT_TRUE(b.write_reg(T3_MCA_ARBITER_A_CTRL, ctrl_word(bad)));
   EXPECT_TRUE(b.sb().refused());
   b.in().learn = true;
   b.step(false, false, 2);
   b.step(false, false, 2);
   EXPECT_FALSE(b.out().learn_busy) << "a refused configuration starts no window";
-  EXPECT_EQ(b.read(T3_MCA_ARBITER_A_STATUS) & (T3_MCA_ARBITER_R_STATUS_CFG_ERROR_MASK |
+  EXPECT_EQ(b.read_reg(T3_MCA_ARBITER_A_STATUS) & (T3_MCA_ARBITER_R_STATUS_CFG_ERROR_MASK |
                                               T3_MCA_ARBITER_R_STATUS_LEARN_BUSY_MASK),
             T3_MCA_ARBITER_R_STATUS_CFG_ERROR_MASK);
   b.expect_drained();
@@ -426,7 +417,7 @@ TEST(McaArbiterCosim, EveryConfigurationFaultAndItsNeighbour) {
     SCOPED_TRACE(k.what);
     Bench b(k.cfg);
     EXPECT_EQ(b.sb().refused(), k.error);
-    EXPECT_EQ((b.read(T3_MCA_ARBITER_A_STATUS) & T3_MCA_ARBITER_R_STATUS_CFG_ERROR_MASK) != 0,
+    EXPECT_EQ((b.read_reg(T3_MCA_ARBITER_A_STATUS) & T3_MCA_ARBITER_R_STATUS_CFG_ERROR_MASK) != 0,
               k.error);
     EXPECT_EQ(k.cfg.check(p).has_value(), k.error) << k.cfg.check(p).value_or("");
     std::string got;
@@ -438,8 +429,8 @@ TEST(McaArbiterCosim, EveryConfigurationFaultAndItsNeighbour) {
     }
     // The interrupt: what the programming left cleared, then pending again
     // (a level) only while the fault lasts; on the line once enabled.
-    EXPECT_TRUE(b.write(T3_MCA_ARBITER_A_INTR_STATE, T3_MCA_ARBITER_R_INTR_STATE_CFG_ERROR_MASK));
-    EXPECT_TRUE(b.write(T3_MCA_ARBITER_A_INTR_ENABLE, T3_MCA_ARBITER_R_INTR_ENABLE_CFG_ERROR_MASK));
+    EXPECT_TRUE(b.write_reg(T3_MCA_ARBITER_A_INTR_STATE, T3_MCA_ARBITER_R_INTR_STATE_CFG_ERROR_MASK));
+    EXPECT_TRUE(b.write_reg(T3_MCA_ARBITER_A_INTR_ENABLE, T3_MCA_ARBITER_R_INTR_ENABLE_CFG_ERROR_MASK));
     b.idle(1);
     EXPECT_EQ(b.out().intr, k.error);
     b.expect_drained();
@@ -531,18 +522,18 @@ TEST(McaArbiterCosim, BoundsAndWindowLockedWhileLearning) {
   // Seven accesses, their access phases in the window's cycles 2..14: the
   // occupancy is 0 meanwhile, so the window learns an average of 0.
   ASSERT_GE(uint64_t{1} << c.learn_log2, 14u);
-  EXPECT_FALSE(b.write(T3_MCA_ARBITER_A_AUTO_BOUND0, 2)) << "locked while learning";
-  EXPECT_FALSE(b.write(T3_MCA_ARBITER_A_AUTO_BOUND1, 1));
-  EXPECT_FALSE(b.write(T3_MCA_ARBITER_A_AUTO_BOUND2, 0));
-  EXPECT_FALSE(b.write(T3_MCA_ARBITER_A_LEARN, 0));
-  EXPECT_EQ(b.read(T3_MCA_ARBITER_A_STATUS) & T3_MCA_ARBITER_R_STATUS_LEARN_BUSY_MASK,
+  EXPECT_FALSE(b.write_reg(T3_MCA_ARBITER_A_AUTO_BOUND0, 2)) << "locked while learning";
+  EXPECT_FALSE(b.write_reg(T3_MCA_ARBITER_A_AUTO_BOUND1, 1));
+  EXPECT_FALSE(b.write_reg(T3_MCA_ARBITER_A_AUTO_BOUND2, 0));
+  EXPECT_FALSE(b.write_reg(T3_MCA_ARBITER_A_LEARN, 0));
+  EXPECT_EQ(b.read_reg(T3_MCA_ARBITER_A_STATUS) & T3_MCA_ARBITER_R_STATUS_LEARN_BUSY_MASK,
             T3_MCA_ARBITER_R_STATUS_LEARN_BUSY_MASK);
-  EXPECT_TRUE(b.write(T3_MCA_ARBITER_A_THR_LEVEL2, l[2])) << "the levels are not locked";
-  EXPECT_TRUE(b.write(T3_MCA_ARBITER_A_STARVE_LIMIT, 0)) << "nor the starvation limit";
+  EXPECT_TRUE(b.write_reg(T3_MCA_ARBITER_A_THR_LEVEL2, l[2])) << "the levels are not locked";
+  EXPECT_TRUE(b.write_reg(T3_MCA_ARBITER_A_STARVE_LIMIT, 0)) << "nor the starvation limit";
   EXPECT_TRUE(b.out().learn_busy);
-  EXPECT_EQ(b.read(T3_MCA_ARBITER_A_AUTO_BOUND0), bd[0]) << "a refused write changes nothing";
-  EXPECT_EQ(b.read(T3_MCA_ARBITER_A_AUTO_BOUND2), bd[2]);
-  EXPECT_EQ(b.read(T3_MCA_ARBITER_A_LEARN), c.learn_log2);
+  EXPECT_EQ(b.read_reg(T3_MCA_ARBITER_A_AUTO_BOUND0), bd[0]) << "a refused write changes nothing";
+  EXPECT_EQ(b.read_reg(T3_MCA_ARBITER_A_AUTO_BOUND2), bd[2]);
+  EXPECT_EQ(b.read_reg(T3_MCA_ARBITER_A_LEARN), c.learn_log2);
   unsigned left = 0;
   while (b.out().learn_busy && left++ < 100) b.idle(1);
   ASSERT_FALSE(b.out().learn_busy);
@@ -550,12 +541,12 @@ TEST(McaArbiterCosim, BoundsAndWindowLockedWhileLearning) {
   EXPECT_EQ(b.out().thr_sel, kMcaUnlimited) << "average 0 is below every bound";
   // Taken now; lowered from the last bound up, so that no write leaves them
   // crossed on the way.
-  EXPECT_TRUE(b.write(T3_MCA_ARBITER_A_AUTO_BOUND2, 0));
-  EXPECT_TRUE(b.write(T3_MCA_ARBITER_A_AUTO_BOUND1, 1));
-  EXPECT_TRUE(b.write(T3_MCA_ARBITER_A_AUTO_BOUND0, 2));
-  EXPECT_TRUE(b.write(T3_MCA_ARBITER_A_LEARN, 0));
-  EXPECT_EQ(b.read(T3_MCA_ARBITER_A_AUTO_BOUND2), 0u);
-  EXPECT_EQ(b.read(T3_MCA_ARBITER_A_LEARN), 0u);
+  EXPECT_TRUE(b.write_reg(T3_MCA_ARBITER_A_AUTO_BOUND2, 0));
+  EXPECT_TRUE(b.write_reg(T3_MCA_ARBITER_A_AUTO_BOUND1, 1));
+  EXPECT_TRUE(b.write_reg(T3_MCA_ARBITER_A_AUTO_BOUND0, 2));
+  EXPECT_TRUE(b.write_reg(T3_MCA_ARBITER_A_LEARN, 0));
+  EXPECT_EQ(b.read_reg(T3_MCA_ARBITER_A_AUTO_BOUND2), 0u);
+  EXPECT_EQ(b.read_reg(T3_MCA_ARBITER_A_LEARN), 0u);
   EXPECT_EQ(b.out().thr_sel, 2u) << "average 0 >= the new bound 0: level 2";
   EXPECT_EQ(b.out().thr, l[2]);
   // The new window: one cycle.
@@ -664,7 +655,7 @@ TEST(McaArbiterCosim, RegistersReadBackAndParametersMatchTheBuild) {
       {T3_MCA_ARBITER_A_STARVE_LIMIT, T3_MCA_ARBITER_R_STARVE_LIMIT_RESET,
        T3_MCA_ARBITER_R_STARVE_LIMIT_CYCLES_MASK},
   };
-  for (const Rw& r : rw) EXPECT_EQ(b.read(r.addr), r.reset) << std::hex << r.addr;
+  for (const Rw& r : rw) EXPECT_EQ(b.read_reg(r.addr), r.reset) << std::hex << r.addr;
   // The scoreboard's own reading of the reset values: McaArbiterConfig's
   // defaults, T3-MCA with the learned threshold.
   const McaArbiterConfig& c = b.sb().config();
@@ -678,42 +669,42 @@ TEST(McaArbiterCosim, RegistersReadBackAndParametersMatchTheBuild) {
   }
   EXPECT_EQ(c.learn_log2, d.learn_log2);
   EXPECT_EQ(c.starve_limit, d.starve_limit);
-  EXPECT_EQ(b.read(T3_MCA_ARBITER_A_INTR_STATE) & T3_MCA_ARBITER_R_INTR_STATE_STARVED_MASK, 0u);
-  EXPECT_EQ(b.read(T3_MCA_ARBITER_A_INTR_TEST), 0u) << "W1P reads 0";
+  EXPECT_EQ(b.read_reg(T3_MCA_ARBITER_A_INTR_STATE) & T3_MCA_ARBITER_R_INTR_STATE_STARVED_MASK, 0u);
+  EXPECT_EQ(b.read_reg(T3_MCA_ARBITER_A_INTR_TEST), 0u) << "W1P reads 0";
 
   // The build.
-  const uint32_t w = b.read(T3_MCA_ARBITER_A_PARAM_WIDTHS);
+  const uint32_t w = b.read_reg(T3_MCA_ARBITER_A_PARAM_WIDTHS);
   auto field = [](uint32_t v, uint32_t mask, uint32_t shift) { return (v & mask) >> shift; };
   EXPECT_EQ(field(w, T3_MCA_ARBITER_R_PARAM_WIDTHS_DATA_W_MASK, T3_MCA_ARBITER_R_PARAM_WIDTHS_DATA_W_SHIFT), p.data_w);
   EXPECT_EQ(field(w, T3_MCA_ARBITER_R_PARAM_WIDTHS_OCC_W_MASK, T3_MCA_ARBITER_R_PARAM_WIDTHS_OCC_W_SHIFT), p.occ_w);
   EXPECT_EQ(field(w, T3_MCA_ARBITER_R_PARAM_WIDTHS_CNT_W_MASK, T3_MCA_ARBITER_R_PARAM_WIDTHS_CNT_W_SHIFT), p.cnt_w);
   EXPECT_EQ(field(w, T3_MCA_ARBITER_R_PARAM_WIDTHS_LEARN_W_MASK, T3_MCA_ARBITER_R_PARAM_WIDTHS_LEARN_W_SHIFT), p.learn_w);
-  EXPECT_EQ(b.read(T3_MCA_ARBITER_A_PARAM_STAT), p.stat_w);
+  EXPECT_EQ(b.read_reg(T3_MCA_ARBITER_A_PARAM_STAT), p.stat_w);
 
   // Every RW register: all ones read back as its fields (reserved bits 0),
   // then a value of its own read back whole (also above the build's widths).
   for (const Rw& r : rw) {
     SCOPED_TRACE(r.addr);
-    EXPECT_TRUE(b.write(r.addr, ~0u));
-    EXPECT_EQ(b.read(r.addr), r.mask);
+    EXPECT_TRUE(b.write_reg(r.addr, ~0u));
+    EXPECT_EQ(b.read_reg(r.addr), r.mask);
   }
   uint32_t k = 0;
   for (const Rw& r : rw) {
     const uint32_t v = (0x9E3779B9u * ++k) & r.mask;
-    EXPECT_TRUE(b.write(r.addr, v));
-    EXPECT_EQ(b.read(r.addr), v) << std::hex << r.addr;
+    EXPECT_TRUE(b.write_reg(r.addr, v));
+    EXPECT_EQ(b.read_reg(r.addr), v) << std::hex << r.addr;
   }
 
   // Refused accesses change nothing.
-  const uint32_t limit = b.read(T3_MCA_ARBITER_A_STARVE_LIMIT);
-  EXPECT_FALSE(b.write(T3_MCA_ARBITER_A_STATUS, 1)) << "read-only";
-  EXPECT_FALSE(b.write(T3_MCA_ARBITER_A_PARAM_WIDTHS, 0)) << "read-only";
-  EXPECT_FALSE(b.write(T3_MCA_ARBITER_A_STAT_STARVED, 0)) << "read-only";
+  const uint32_t limit = b.read_reg(T3_MCA_ARBITER_A_STARVE_LIMIT);
+  EXPECT_FALSE(b.write_reg(T3_MCA_ARBITER_A_STATUS, 1)) << "read-only";
+  EXPECT_FALSE(b.write_reg(T3_MCA_ARBITER_A_PARAM_WIDTHS, 0)) << "read-only";
+  EXPECT_FALSE(b.write_reg(T3_MCA_ARBITER_A_STAT_STARVED, 0)) << "read-only";
   EXPECT_TRUE(b.access({false, T3_MCA_ARBITER_A_PARAM_STAT + 4, 0, 0}).err) << "no register";
   EXPECT_TRUE(b.access({true, 0xFFC, 1, 0xF}).err) << "no register";
   EXPECT_TRUE(b.access({true, T3_MCA_ARBITER_A_STARVE_LIMIT, 7, 0x3}).err) << "partial write";
   EXPECT_TRUE(b.access({false, T3_MCA_ARBITER_A_STARVE_LIMIT + 2, 0, 0}).err) << "unaligned";
-  EXPECT_EQ(b.read(T3_MCA_ARBITER_A_STARVE_LIMIT), limit);
+  EXPECT_EQ(b.read_reg(T3_MCA_ARBITER_A_STARVE_LIMIT), limit);
   EXPECT_EQ(b.sb().regs().counts().read_only_errors, 3u);
   EXPECT_EQ(b.sb().regs().counts().address_errors, 3u);
   EXPECT_EQ(b.sb().regs().counts().strobe_errors, 1u);
@@ -731,18 +722,18 @@ TEST(McaArbiterCosim, InterruptsSetClearAndTest) {
   Bench b(good);
   // Whatever the programming left pending (at the small build the reset
   // values are refused: their fields cut to 3 bits cross), cleared.
-  EXPECT_TRUE(b.write(T3_MCA_ARBITER_A_INTR_STATE, both_bits));
-  EXPECT_EQ(b.read(T3_MCA_ARBITER_A_INTR_STATE), 0u);
+  EXPECT_TRUE(b.write_reg(T3_MCA_ARBITER_A_INTR_STATE, both_bits));
+  EXPECT_EQ(b.read_reg(T3_MCA_ARBITER_A_INTR_STATE), 0u);
 
-  EXPECT_TRUE(b.write(T3_MCA_ARBITER_A_INTR_TEST, T3_MCA_ARBITER_R_INTR_TEST_STARVED_MASK));
+  EXPECT_TRUE(b.write_reg(T3_MCA_ARBITER_A_INTR_TEST, T3_MCA_ARBITER_R_INTR_TEST_STARVED_MASK));
   b.idle(1);
-  EXPECT_EQ(b.read(T3_MCA_ARBITER_A_INTR_STATE), T3_MCA_ARBITER_R_INTR_STATE_STARVED_MASK);
+  EXPECT_EQ(b.read_reg(T3_MCA_ARBITER_A_INTR_STATE), T3_MCA_ARBITER_R_INTR_STATE_STARVED_MASK);
   EXPECT_FALSE(b.out().intr) << "not enabled";
-  EXPECT_TRUE(b.write(T3_MCA_ARBITER_A_INTR_ENABLE, both_bits));
+  EXPECT_TRUE(b.write_reg(T3_MCA_ARBITER_A_INTR_ENABLE, both_bits));
   EXPECT_FALSE(b.out().intr) << "the enable takes effect at the write's edge";
   b.idle(1);
   EXPECT_TRUE(b.out().intr);
-  EXPECT_TRUE(b.write(T3_MCA_ARBITER_A_INTR_STATE, T3_MCA_ARBITER_R_INTR_STATE_STARVED_MASK));
+  EXPECT_TRUE(b.write_reg(T3_MCA_ARBITER_A_INTR_STATE, T3_MCA_ARBITER_R_INTR_STATE_STARVED_MASK));
   b.idle(1);
   EXPECT_FALSE(b.out().intr);
 
@@ -755,7 +746,7 @@ TEST(McaArbiterCosim, InterruptsSetClearAndTest) {
   b.in().drain = false;
   b.idle(1);
   EXPECT_FALSE(b.out().intr);
-  EXPECT_EQ(b.read(T3_MCA_ARBITER_A_INTR_STATE), 0u);
+  EXPECT_EQ(b.read_reg(T3_MCA_ARBITER_A_INTR_STATE), 0u);
   // Three cycles waited: the limit lets communication in, and STARVED is
   // pending from that grant's edge.
   for (int i = 0; i < 3; ++i) EXPECT_EQ(b.both(occ_max()), 'c');
@@ -764,8 +755,8 @@ TEST(McaArbiterCosim, InterruptsSetClearAndTest) {
   b.idle(1);
   EXPECT_TRUE(b.out().intr);
   EXPECT_EQ(b.out().stat_starved, 1u);
-  EXPECT_EQ(b.read(T3_MCA_ARBITER_A_INTR_STATE), T3_MCA_ARBITER_R_INTR_STATE_STARVED_MASK);
-  EXPECT_TRUE(b.write(T3_MCA_ARBITER_A_INTR_STATE, T3_MCA_ARBITER_R_INTR_STATE_STARVED_MASK));
+  EXPECT_EQ(b.read_reg(T3_MCA_ARBITER_A_INTR_STATE), T3_MCA_ARBITER_R_INTR_STATE_STARVED_MASK);
+  EXPECT_TRUE(b.write_reg(T3_MCA_ARBITER_A_INTR_STATE, T3_MCA_ARBITER_R_INTR_STATE_STARVED_MASK));
   b.idle(1);
   EXPECT_FALSE(b.out().intr);
 
@@ -773,28 +764,28 @@ TEST(McaArbiterCosim, InterruptsSetClearAndTest) {
   // fault lasts; cleared for good once the configuration is fixed.
   McaArbiterConfig bad = good;
   bad.policy = 3;
-  EXPECT_TRUE(b.write(T3_MCA_ARBITER_A_CTRL, ctrl_word(bad)));
+  EXPECT_TRUE(b.write_reg(T3_MCA_ARBITER_A_CTRL, ctrl_word(bad)));
   b.idle(2);
   EXPECT_TRUE(b.out().intr);
-  EXPECT_EQ(b.read(T3_MCA_ARBITER_A_STATUS) & T3_MCA_ARBITER_R_STATUS_CFG_ERROR_MASK,
+  EXPECT_EQ(b.read_reg(T3_MCA_ARBITER_A_STATUS) & T3_MCA_ARBITER_R_STATUS_CFG_ERROR_MASK,
             T3_MCA_ARBITER_R_STATUS_CFG_ERROR_MASK);
-  EXPECT_TRUE(b.write(T3_MCA_ARBITER_A_INTR_STATE, T3_MCA_ARBITER_R_INTR_STATE_CFG_ERROR_MASK));
+  EXPECT_TRUE(b.write_reg(T3_MCA_ARBITER_A_INTR_STATE, T3_MCA_ARBITER_R_INTR_STATE_CFG_ERROR_MASK));
   b.idle(1);
   EXPECT_TRUE(b.out().intr) << "the fault still holds: set again";
-  EXPECT_EQ(b.read(T3_MCA_ARBITER_A_INTR_STATE), T3_MCA_ARBITER_R_INTR_STATE_CFG_ERROR_MASK);
-  EXPECT_TRUE(b.write(T3_MCA_ARBITER_A_CTRL, ctrl_word(good)));
-  EXPECT_TRUE(b.write(T3_MCA_ARBITER_A_INTR_STATE, T3_MCA_ARBITER_R_INTR_STATE_CFG_ERROR_MASK));
+  EXPECT_EQ(b.read_reg(T3_MCA_ARBITER_A_INTR_STATE), T3_MCA_ARBITER_R_INTR_STATE_CFG_ERROR_MASK);
+  EXPECT_TRUE(b.write_reg(T3_MCA_ARBITER_A_CTRL, ctrl_word(good)));
+  EXPECT_TRUE(b.write_reg(T3_MCA_ARBITER_A_INTR_STATE, T3_MCA_ARBITER_R_INTR_STATE_CFG_ERROR_MASK));
   b.idle(1);
   EXPECT_FALSE(b.out().intr);
-  EXPECT_EQ(b.read(T3_MCA_ARBITER_A_INTR_STATE), 0u);
+  EXPECT_EQ(b.read_reg(T3_MCA_ARBITER_A_INTR_STATE), 0u);
 
   // INTR_ENABLE gates the line, not the pending bit.
-  EXPECT_TRUE(b.write(T3_MCA_ARBITER_A_INTR_TEST, T3_MCA_ARBITER_R_INTR_TEST_CFG_ERROR_MASK));
+  EXPECT_TRUE(b.write_reg(T3_MCA_ARBITER_A_INTR_TEST, T3_MCA_ARBITER_R_INTR_TEST_CFG_ERROR_MASK));
   b.idle(1);
-  EXPECT_TRUE(b.write(T3_MCA_ARBITER_A_INTR_ENABLE, T3_MCA_ARBITER_R_INTR_ENABLE_STARVED_MASK));
+  EXPECT_TRUE(b.write_reg(T3_MCA_ARBITER_A_INTR_ENABLE, T3_MCA_ARBITER_R_INTR_ENABLE_STARVED_MASK));
   b.idle(1);
   EXPECT_FALSE(b.out().intr);
-  EXPECT_EQ(b.read(T3_MCA_ARBITER_A_INTR_STATE), T3_MCA_ARBITER_R_INTR_STATE_CFG_ERROR_MASK);
+  EXPECT_EQ(b.read_reg(T3_MCA_ARBITER_A_INTR_STATE), T3_MCA_ARBITER_R_INTR_STATE_CFG_ERROR_MASK);
   b.expect_drained();
 }
 
@@ -807,24 +798,24 @@ TEST(McaArbiterCosim, FieldsWiderThanTheBuildAreCut) {
   Bench b(config(McaPolicy::mca, 0, 0));
   ASSERT_LT(p.occ_w, 16u) << "the level field is 16 bits";
   const uint32_t wide = l[0] | 1u << p.occ_w;
-  EXPECT_TRUE(b.write(T3_MCA_ARBITER_A_THR_LEVEL0, wide));
-  EXPECT_EQ(b.read(T3_MCA_ARBITER_A_THR_LEVEL0), wide);
+  EXPECT_TRUE(b.write_reg(T3_MCA_ARBITER_A_THR_LEVEL0, wide));
+  EXPECT_EQ(b.read_reg(T3_MCA_ARBITER_A_THR_LEVEL0), wide);
   EXPECT_EQ(b.out().thr, l[0]);
   std::string got;
   got += b.step(false, true, l[0]);
   got += b.step(false, true, l[0] - 1);
   EXPECT_EQ(got, "-m");
   // A level whose low bits are 0 is a level of 0: refused.
-  EXPECT_TRUE(b.write(T3_MCA_ARBITER_A_THR_LEVEL1, 1u << p.occ_w));
-  EXPECT_EQ(b.read(T3_MCA_ARBITER_A_STATUS) & T3_MCA_ARBITER_R_STATUS_CFG_ERROR_MASK,
+  EXPECT_TRUE(b.write_reg(T3_MCA_ARBITER_A_THR_LEVEL1, 1u << p.occ_w));
+  EXPECT_EQ(b.read_reg(T3_MCA_ARBITER_A_STATUS) & T3_MCA_ARBITER_R_STATUS_CFG_ERROR_MASK,
             T3_MCA_ARBITER_R_STATUS_CFG_ERROR_MASK);
   EXPECT_EQ(b.out().thr_sel, kMcaUnlimited);
-  EXPECT_TRUE(b.write(T3_MCA_ARBITER_A_THR_LEVEL1, l[1]));
-  EXPECT_EQ(b.read(T3_MCA_ARBITER_A_STATUS) & T3_MCA_ARBITER_R_STATUS_CFG_ERROR_MASK, 0u);
+  EXPECT_TRUE(b.write_reg(T3_MCA_ARBITER_A_THR_LEVEL1, l[1]));
+  EXPECT_EQ(b.read_reg(T3_MCA_ARBITER_A_STATUS) & T3_MCA_ARBITER_R_STATUS_CFG_ERROR_MASK, 0u);
   // LEARN.LOG2 above its pin (clog2(LEARN_W + 1) bits): 2^log2_w + 1 is a
   // window of 2 cycles, not a refused one.
   ASSERT_LT(p.log2_w(), 5u) << "the log2 field is 5 bits";
-  EXPECT_TRUE(b.write(T3_MCA_ARBITER_A_LEARN, (1u << p.log2_w()) | 1));
+  EXPECT_TRUE(b.write_reg(T3_MCA_ARBITER_A_LEARN, (1u << p.log2_w()) | 1));
   EXPECT_FALSE(b.sb().refused());
   b.in().learn = true;
   b.step(false, false, 0);
@@ -836,7 +827,7 @@ TEST(McaArbiterCosim, FieldsWiderThanTheBuildAreCut) {
   EXPECT_FALSE(b.out().learn_busy) << "two cycles";
   // STARVE_LIMIT above CNT_W: a limit of 1.
   ASSERT_LT(p.cnt_w, 32u);
-  EXPECT_TRUE(b.write(T3_MCA_ARBITER_A_STARVE_LIMIT, (1u << p.cnt_w) | 1));
+  EXPECT_TRUE(b.write_reg(T3_MCA_ARBITER_A_STARVE_LIMIT, (1u << p.cnt_w) | 1));
   got.clear();
   for (int i = 0; i < 4; ++i) got += b.both(occ_max());
   EXPECT_EQ(got, "cmcm") << "limit 1: one waited cycle";

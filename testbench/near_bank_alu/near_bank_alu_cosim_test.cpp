@@ -12,6 +12,7 @@
 #include <memory>
 #include <random>
 
+#include "apb_access.h"
 #include "apb_master.h"
 #include "cosim_config.h"
 #include "fp_reference.h"
@@ -29,7 +30,9 @@ const NearBankAluParams& params() { return the_cosim().params(); }
 
 // Drives the co-simulation with the bank array and the scoreboard attached;
 // register accesses go through the APB port, as the driver makes them.
-class Bench {
+class Bench : public ApbAccess<Bench> {
+  friend class ApbAccess<Bench>;
+
  public:
   explicit Bench(uint64_t seed = test_options().seed)
       : c_(the_cosim()), seed_(seed), bank_(std::make_unique<BankArray>(params().burst_bytes, seed)),
@@ -57,7 +60,7 @@ class Bench {
     EXPECT_TRUE(c_.cycle()) << c_.first_mismatch();
     if (auto err = sb_->observe(in, c_.out()))
       ADD_FAILURE() << "cycle " << c_.cycles() - 1 << ": " << *err;
-    if (auto d = apb_.after(in.apb, c_.out().apb)) last_ = *d;
+    if (auto d = apb_.after(in.apb, c_.out().apb)) apb_completed(*d);
     bank_->after(c_.out());
   }
   void cycles(unsigned n) {
@@ -102,18 +105,8 @@ class Bench {
   }
 
   // One register access through the port (no command meanwhile).
-  ApbDone access(const ApbTransfer& t) {
-    apb_.push(t);
-    while (!apb_.idle()) cycle();
-    return last_;
-  }
-  uint32_t reg_read(uint32_t addr) {
-    const ApbDone d = access({false, addr, 0, 0});
-    EXPECT_FALSE(d.err) << "read of 0x" << std::hex << addr << " refused";
-    return d.rdata;
-  }
-  // Whether the write was taken (pslverr_o low).
-  bool reg_write(uint32_t addr, uint32_t data) { return !access({true, addr, data, 0xF}).err; }
+  // A cycle of the bench's inputs as they are, for a register access (apb_access.h).
+  void apb_idle_cycle() { cycle(); }
 
  private:
   Cosim<NearBankAluBlock>& c_;
@@ -121,7 +114,6 @@ class Bench {
   std::unique_ptr<BankArray> bank_;
   std::unique_ptr<NearBankAluScoreboard> sb_;
   ApbMaster apb_;
-  ApbDone last_;
 };
 
 constexpr uint32_t kErrClear = T3_NEAR_BANK_ALU_R_CTRL_ERR_CLEAR_MASK;
@@ -229,7 +221,7 @@ TEST(NearBankAluCosim, RefusedCommandsAreTakenCountedAndFlagged) {
   EXPECT_EQ(b.out().stat_refused, 2u);
   EXPECT_TRUE(b.out().err);
   EXPECT_EQ(b.out().stat_adds, 0u);
-  EXPECT_TRUE(b.reg_write(T3_NEAR_BANK_ALU_A_CTRL, kErrClear));
+  EXPECT_TRUE(b.write_reg(T3_NEAR_BANK_ALU_A_CTRL, kErrClear));
   b.cycle();  // the pulse's cycle: the flag clears at its edge
   b.cycle();
   EXPECT_FALSE(b.out().err);
@@ -241,23 +233,23 @@ TEST(NearBankAluCosim, RefusedCommandsAreTakenCountedAndFlagged) {
 // REFUSED interrupt pending, and on intr_o once enabled.
 TEST(NearBankAluCosim, ARefusalShowsInStatusAndRaisesTheInterrupt) {
   Bench b;
-  EXPECT_EQ(b.reg_read(T3_NEAR_BANK_ALU_A_STATUS), 0u);
-  EXPECT_EQ(b.reg_read(T3_NEAR_BANK_ALU_A_INTR_STATE), 0u);
+  EXPECT_EQ(b.read_reg(T3_NEAR_BANK_ALU_A_STATUS), 0u);
+  EXPECT_EQ(b.read_reg(T3_NEAR_BANK_ALU_A_INTR_STATE), 0u);
   b.command(3, 0, 0, 1, {});
   b.cycle();
-  EXPECT_EQ(b.reg_read(T3_NEAR_BANK_ALU_A_STATUS), T3_NEAR_BANK_ALU_R_STATUS_ERR_MASK);
-  EXPECT_EQ(b.reg_read(T3_NEAR_BANK_ALU_A_STAT_REFUSED), 1u);
-  EXPECT_EQ(b.reg_read(T3_NEAR_BANK_ALU_A_INTR_STATE), kRefused);
+  EXPECT_EQ(b.read_reg(T3_NEAR_BANK_ALU_A_STATUS), T3_NEAR_BANK_ALU_R_STATUS_ERR_MASK);
+  EXPECT_EQ(b.read_reg(T3_NEAR_BANK_ALU_A_STAT_REFUSED), 1u);
+  EXPECT_EQ(b.read_reg(T3_NEAR_BANK_ALU_A_INTR_STATE), kRefused);
   EXPECT_FALSE(b.out().intr) << "not enabled";
-  EXPECT_TRUE(b.reg_write(T3_NEAR_BANK_ALU_A_INTR_ENABLE, T3_NEAR_BANK_ALU_R_INTR_ENABLE_REFUSED_MASK));
+  EXPECT_TRUE(b.write_reg(T3_NEAR_BANK_ALU_A_INTR_ENABLE, T3_NEAR_BANK_ALU_R_INTR_ENABLE_REFUSED_MASK));
   EXPECT_FALSE(b.out().intr) << "the enable takes effect at the write's edge";
   b.cycle();
   EXPECT_TRUE(b.out().intr);
   // The flag is a level: clearing INTR_STATE alone does not stick.
-  EXPECT_TRUE(b.reg_write(T3_NEAR_BANK_ALU_A_INTR_STATE, kRefused));
+  EXPECT_TRUE(b.write_reg(T3_NEAR_BANK_ALU_A_INTR_STATE, kRefused));
   b.cycle();
   EXPECT_TRUE(b.out().intr) << "STATUS.ERR still 1: set again";
-  EXPECT_EQ(b.reg_read(T3_NEAR_BANK_ALU_A_INTR_STATE), kRefused);
+  EXPECT_EQ(b.read_reg(T3_NEAR_BANK_ALU_A_INTR_STATE), kRefused);
   EXPECT_GT(b.sb().regs().counts().intr_cycles, 0u);
 }
 
@@ -266,7 +258,7 @@ TEST(NearBankAluCosim, ARefusalShowsInStatusAndRaisesTheInterrupt) {
 // line stays down.
 TEST(NearBankAluCosim, ErrClearThenInterruptClear) {
   Bench b;
-  EXPECT_TRUE(b.reg_write(T3_NEAR_BANK_ALU_A_INTR_ENABLE, T3_NEAR_BANK_ALU_R_INTR_ENABLE_REFUSED_MASK));
+  EXPECT_TRUE(b.write_reg(T3_NEAR_BANK_ALU_A_INTR_ENABLE, T3_NEAR_BANK_ALU_R_INTR_ENABLE_REFUSED_MASK));
   b.command(2, 3, 1 % params().bg, 2, {});
   b.cycles(2);
   ASSERT_TRUE(b.out().intr);
@@ -276,9 +268,9 @@ TEST(NearBankAluCosim, ErrClearThenInterruptClear) {
   b.cycle();
   EXPECT_FALSE(b.out().err);
   EXPECT_FALSE(b.out().intr);
-  EXPECT_EQ(b.reg_read(T3_NEAR_BANK_ALU_A_STATUS), 0u);
-  EXPECT_EQ(b.reg_read(T3_NEAR_BANK_ALU_A_INTR_STATE), 0u);
-  EXPECT_EQ(b.reg_read(T3_NEAR_BANK_ALU_A_CTRL), 0u) << "W1P reads 0";
+  EXPECT_EQ(b.read_reg(T3_NEAR_BANK_ALU_A_STATUS), 0u);
+  EXPECT_EQ(b.read_reg(T3_NEAR_BANK_ALU_A_INTR_STATE), 0u);
+  EXPECT_EQ(b.read_reg(T3_NEAR_BANK_ALU_A_CTRL), 0u) << "W1P reads 0";
   b.cycles(4);
   EXPECT_FALSE(b.out().intr);
   EXPECT_EQ(b.sb().counts().err_clears, 1u);
@@ -314,7 +306,7 @@ TEST(NearBankAluCosim, ARefusalInTheCycleOfTheClearPulseLeavesErrSet) {
     b.in().cmd_valid = false;
     b.cycle();
     EXPECT_EQ(b.out().err, same_cycle) << "the flag after the pulse's edge";
-    EXPECT_EQ(b.reg_read(T3_NEAR_BANK_ALU_A_STATUS),
+    EXPECT_EQ(b.read_reg(T3_NEAR_BANK_ALU_A_STATUS),
               same_cycle ? T3_NEAR_BANK_ALU_R_STATUS_ERR_MASK : 0u);
     EXPECT_EQ(b.sb().counts().clear_and_refusal, same_cycle ? 1u : 0u);
     EXPECT_EQ(b.sb().counts().err_clears, 1u) << "the pulse found the flag set";
@@ -328,7 +320,7 @@ TEST(NearBankAluCosim, ARefusalInTheCycleOfTheClearPulseLeavesErrSet) {
 TEST(NearBankAluCosim, ParametersMatchTheBuildAndBadAccessesAreRefused) {
   const NearBankAluParams& p = params();
   Bench b;
-  const uint32_t burst = b.reg_read(T3_NEAR_BANK_ALU_A_PARAM_BURST);
+  const uint32_t burst = b.read_reg(T3_NEAR_BANK_ALU_A_PARAM_BURST);
   auto field = [](uint32_t v, uint32_t mask, uint32_t shift) { return (v & mask) >> shift; };
   EXPECT_EQ(field(burst, T3_NEAR_BANK_ALU_R_PARAM_BURST_BURST_BYTES_MASK,
                   T3_NEAR_BANK_ALU_R_PARAM_BURST_BURST_BYTES_SHIFT), p.burst_bytes);
@@ -338,25 +330,25 @@ TEST(NearBankAluCosim, ParametersMatchTheBuildAndBadAccessesAreRefused) {
                   T3_NEAR_BANK_ALU_R_PARAM_BURST_ADDR_W_SHIFT), p.addr_w);
   EXPECT_EQ(field(burst, T3_NEAR_BANK_ALU_R_PARAM_BURST_STAT_W_MASK,
                   T3_NEAR_BANK_ALU_R_PARAM_BURST_STAT_W_SHIFT), p.stat_w);
-  const uint32_t timing = b.reg_read(T3_NEAR_BANK_ALU_A_PARAM_TIMING);
+  const uint32_t timing = b.read_reg(T3_NEAR_BANK_ALU_A_PARAM_TIMING);
   EXPECT_EQ(field(timing, T3_NEAR_BANK_ALU_R_PARAM_TIMING_T_CCDS_MASK,
                   T3_NEAR_BANK_ALU_R_PARAM_TIMING_T_CCDS_SHIFT), p.t_ccds);
   EXPECT_EQ(field(timing, T3_NEAR_BANK_ALU_R_PARAM_TIMING_T_CCDL_MASK,
                   T3_NEAR_BANK_ALU_R_PARAM_TIMING_T_CCDL_SHIFT), p.t_ccdl);
   EXPECT_EQ(field(timing, T3_NEAR_BANK_ALU_R_PARAM_TIMING_T_CCDWL_MASK,
                   T3_NEAR_BANK_ALU_R_PARAM_TIMING_T_CCDWL_SHIFT), p.t_ccdwl);
-  EXPECT_FALSE(b.reg_write(T3_NEAR_BANK_ALU_A_PARAM_BURST, 0));   // read-only
-  EXPECT_FALSE(b.reg_write(T3_NEAR_BANK_ALU_A_STAT_READS, 5));    // read-only
+  EXPECT_FALSE(b.write_reg(T3_NEAR_BANK_ALU_A_PARAM_BURST, 0));   // read-only
+  EXPECT_FALSE(b.write_reg(T3_NEAR_BANK_ALU_A_STAT_READS, 5));    // read-only
   EXPECT_TRUE(b.access({false, 0xFFC, 0, 0}).err);                 // no register there
   EXPECT_TRUE(b.access({true, T3_NEAR_BANK_ALU_A_INTR_ENABLE, 1, 0x3}).err);  // partial write
   EXPECT_TRUE(b.access({false, T3_NEAR_BANK_ALU_A_STATUS + 1, 0, 0}).err);    // unaligned
-  EXPECT_EQ(b.reg_read(T3_NEAR_BANK_ALU_A_INTR_ENABLE), 0u);
-  EXPECT_EQ(b.reg_read(T3_NEAR_BANK_ALU_A_PARAM_BURST), burst);
+  EXPECT_EQ(b.read_reg(T3_NEAR_BANK_ALU_A_INTR_ENABLE), 0u);
+  EXPECT_EQ(b.read_reg(T3_NEAR_BANK_ALU_A_PARAM_BURST), burst);
   // Commands in the pipeline (busy) lock nothing.
   b.command(1, 0, 0, 3, splat(kFp32, 0));
   b.apb().write(T3_NEAR_BANK_ALU_A_INTR_ENABLE, T3_NEAR_BANK_ALU_R_INTR_ENABLE_REFUSED_MASK);
   while (!b.apb().idle()) b.cycle();
-  EXPECT_EQ(b.reg_read(T3_NEAR_BANK_ALU_A_INTR_ENABLE), T3_NEAR_BANK_ALU_R_INTR_ENABLE_REFUSED_MASK);
+  EXPECT_EQ(b.read_reg(T3_NEAR_BANK_ALU_A_INTR_ENABLE), T3_NEAR_BANK_ALU_R_INTR_ENABLE_REFUSED_MASK);
   const RegAccessCounts& n = b.sb().regs().counts();
   EXPECT_EQ(n.read_only_errors, 2u);
   EXPECT_EQ(n.address_errors, 2u);
@@ -375,12 +367,12 @@ TEST(NearBankAluCosim, CountersReadThroughTheRegisters) {
   b.command(3, 0, 0, 6, {});
   b.cycles(8);
   const NearBankAluOutputs o = b.out();
-  EXPECT_EQ(b.reg_read(T3_NEAR_BANK_ALU_A_STAT_READS), o.stat_reads);
-  EXPECT_EQ(b.reg_read(T3_NEAR_BANK_ALU_A_STAT_STORES), o.stat_stores);
-  EXPECT_EQ(b.reg_read(T3_NEAR_BANK_ALU_A_STAT_ADDS), o.stat_adds);
-  EXPECT_EQ(b.reg_read(T3_NEAR_BANK_ALU_A_STAT_REFUSED), o.stat_refused);
-  EXPECT_GT(b.reg_read(T3_NEAR_BANK_ALU_A_STAT_HAZARD_STALLS), 0u);
-  EXPECT_GT(b.reg_read(T3_NEAR_BANK_ALU_A_STAT_TIMING_STALLS), 0u);
+  EXPECT_EQ(b.read_reg(T3_NEAR_BANK_ALU_A_STAT_READS), o.stat_reads);
+  EXPECT_EQ(b.read_reg(T3_NEAR_BANK_ALU_A_STAT_STORES), o.stat_stores);
+  EXPECT_EQ(b.read_reg(T3_NEAR_BANK_ALU_A_STAT_ADDS), o.stat_adds);
+  EXPECT_EQ(b.read_reg(T3_NEAR_BANK_ALU_A_STAT_REFUSED), o.stat_refused);
+  EXPECT_GT(b.read_reg(T3_NEAR_BANK_ALU_A_STAT_HAZARD_STALLS), 0u);
+  EXPECT_GT(b.read_reg(T3_NEAR_BANK_ALU_A_STAT_TIMING_STALLS), 0u);
   EXPECT_EQ(o.stat_reads, 2u);
   EXPECT_EQ(o.stat_adds, 1u);
 }

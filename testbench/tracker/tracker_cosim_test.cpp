@@ -10,6 +10,7 @@
 #include <random>
 #include <vector>
 
+#include "apb_access.h"
 #include "cosim_config.h"
 #include "reg_traffic.h"
 #include "t3/tracker_regs.h"
@@ -49,7 +50,9 @@ TrackerConfig ring_rs_config(uint32_t tile_size, uint32_t upe = 2, uint64_t base
 // model == RTL and the RTL's outputs (the register port's answers included)
 // against the scoreboard. The configuration goes in through the registers,
 // as the driver writes it.
-class Bench {
+class Bench : public ApbAccess<Bench> {
+  friend class ApbAccess<Bench>;
+
  public:
   explicit Bench(const TrackerConfig& cfg) : c_(the_cosim()) { restart(cfg); }
 
@@ -73,7 +76,7 @@ class Bench {
     EXPECT_TRUE(c_.cycle()) << c_.first_mismatch();
     if (auto err = sb_->observe(in, c_.out()))
       ADD_FAILURE() << "cycle " << c_.cycles() - 1 << ": " << *err;
-    if (auto d = apb_.after(in.apb, c_.out().apb)) last_ = *d;
+    if (auto d = apb_.after(in.apb, c_.out().apb)) apb_completed(*d);
     return in.in_valid && c_.out().in_ready;
   }
 
@@ -89,19 +92,8 @@ class Bench {
     for (unsigned i = 0; i < n; ++i) step(nullptr, trig_ready);
   }
 
-  // One register access through the port (no data traffic meanwhile).
-  ApbDone access(const ApbTransfer& t) {
-    apb_.push(t);
-    while (!apb_.idle()) step(nullptr, c_.in().trig_ready);
-    return last_;
-  }
-  uint32_t read(uint32_t addr) {
-    const ApbDone d = access({false, addr, 0, 0});
-    EXPECT_FALSE(d.err) << "read of 0x" << std::hex << addr << " refused";
-    return d.rdata;
-  }
-  // Whether the write was taken (pslverr_o low).
-  bool write(uint32_t addr, uint32_t data) { return !access({true, addr, data, 0xF}).err; }
+  // A cycle of no data traffic, for a register access (apb_access.h).
+  void apb_idle_cycle() { step(nullptr, c_.in().trig_ready); }
 
   void expect_drained() {
     idle(4);
@@ -134,7 +126,6 @@ class Bench {
   Cosim<TrackerBlock>& c_;
   std::unique_ptr<TrackerScoreboard> sb_;
   ApbMaster apb_;
-  ApbDone last_;
 };
 
 TileWrite write(uint32_t wg, uint32_t wf, uint64_t elem, uint32_t size, uint32_t src = 0,
@@ -386,12 +377,12 @@ TEST(TrackerCosim, EveryConfigurationFaultAndItsNeighbour) {
     const TileWrite inside = write(3, 0, 0, 1);
     for (int i = 0; i < 3; ++i) EXPECT_TRUE(b.step(&inside, true));
     b.idle(1);
-    const uint32_t status = b.read(T3_TRACKER_A_STATUS);
+    const uint32_t status = b.read_reg(T3_TRACKER_A_STATUS);
     EXPECT_EQ((status & T3_TRACKER_R_STATUS_CFG_ERROR_MASK) != 0, k.error);
     EXPECT_EQ(b.cosim().out().stat_untracked, k.cfg.enable && !k.error ? 0u : 3u);
     // The interrupt: pending while the fault lasts, on the line once enabled.
     EXPECT_FALSE(b.cosim().out().intr);
-    EXPECT_TRUE(b.write(T3_TRACKER_A_INTR_ENABLE, T3_TRACKER_R_INTR_ENABLE_CFG_ERROR_MASK));
+    EXPECT_TRUE(b.write_reg(T3_TRACKER_A_INTR_ENABLE, T3_TRACKER_R_INTR_ENABLE_CFG_ERROR_MASK));
     b.idle(1);
     EXPECT_EQ(b.cosim().out().intr, k.error);
     // The same verdict from the driver-side check, which names the field.
@@ -471,15 +462,15 @@ TEST(TrackerCosim, RegionLockedWhileATileIsLive) {
   b.send(write(5, 1, 0, 2));  // half a tile: one entry live
   b.idle(kLat);
   ASSERT_EQ(b.cosim().out().live, 1u);
-  EXPECT_FALSE(b.write(T3_TRACKER_A_BASE_LO, 0x40));
-  EXPECT_FALSE(b.write(T3_TRACKER_A_LIMIT_HI, 1));
-  EXPECT_FALSE(b.write(T3_TRACKER_A_TILE, 8));
-  EXPECT_EQ(b.read(T3_TRACKER_A_BASE_LO), uint32_t(cfg.base));
-  EXPECT_TRUE(b.write(T3_TRACKER_A_CTRL, T3_TRACKER_R_CTRL_ENABLE_MASK));
+  EXPECT_FALSE(b.write_reg(T3_TRACKER_A_BASE_LO, 0x40));
+  EXPECT_FALSE(b.write_reg(T3_TRACKER_A_LIMIT_HI, 1));
+  EXPECT_FALSE(b.write_reg(T3_TRACKER_A_TILE, 8));
+  EXPECT_EQ(b.read_reg(T3_TRACKER_A_BASE_LO), uint32_t(cfg.base));
+  EXPECT_TRUE(b.write_reg(T3_TRACKER_A_CTRL, T3_TRACKER_R_CTRL_ENABLE_MASK));
   b.send(write(5, 1, 2, 2));  // completes the tile
   b.idle(kLat);
   ASSERT_EQ(b.cosim().out().live, 0u);
-  EXPECT_TRUE(b.write(T3_TRACKER_A_BASE_LO, uint32_t(cfg.base)));
+  EXPECT_TRUE(b.write_reg(T3_TRACKER_A_BASE_LO, uint32_t(cfg.base)));
   b.expect_drained();
 }
 
@@ -489,23 +480,23 @@ TEST(TrackerCosim, ConfigurationReadsBackAndParametersMatchTheBuild) {
   const TrackerParams& p = params();
   const TrackerConfig cfg = ring_rs_config(16, 2, 0x123456789aull & bits(p.addr_w));
   Bench b(cfg);
-  EXPECT_EQ(b.read(T3_TRACKER_A_BASE_LO), uint32_t(cfg.base));
-  EXPECT_EQ(b.read(T3_TRACKER_A_BASE_HI), uint32_t(cfg.base >> 32));
-  EXPECT_EQ(b.read(T3_TRACKER_A_LIMIT_LO), uint32_t(cfg.limit));
-  EXPECT_EQ(b.read(T3_TRACKER_A_TILE), 16u | 2u << T3_TRACKER_R_TILE_UPDATES_PER_ELEM_SHIFT);
-  EXPECT_EQ(b.read(T3_TRACKER_A_CTRL), T3_TRACKER_R_CTRL_ENABLE_MASK);
-  const uint32_t geometry = b.read(T3_TRACKER_A_PARAM_GEOMETRY);
+  EXPECT_EQ(b.read_reg(T3_TRACKER_A_BASE_LO), uint32_t(cfg.base));
+  EXPECT_EQ(b.read_reg(T3_TRACKER_A_BASE_HI), uint32_t(cfg.base >> 32));
+  EXPECT_EQ(b.read_reg(T3_TRACKER_A_LIMIT_LO), uint32_t(cfg.limit));
+  EXPECT_EQ(b.read_reg(T3_TRACKER_A_TILE), 16u | 2u << T3_TRACKER_R_TILE_UPDATES_PER_ELEM_SHIFT);
+  EXPECT_EQ(b.read_reg(T3_TRACKER_A_CTRL), T3_TRACKER_R_CTRL_ENABLE_MASK);
+  const uint32_t geometry = b.read_reg(T3_TRACKER_A_PARAM_GEOMETRY);
   EXPECT_EQ(1u << ((geometry & T3_TRACKER_R_PARAM_GEOMETRY_SETS_LOG2_MASK) >>
                    T3_TRACKER_R_PARAM_GEOMETRY_SETS_LOG2_SHIFT), p.sets);
   EXPECT_EQ((geometry & T3_TRACKER_R_PARAM_GEOMETRY_WAYS_MASK) >>
                 T3_TRACKER_R_PARAM_GEOMETRY_WAYS_SHIFT, p.ways);
-  EXPECT_EQ((b.read(T3_TRACKER_A_PARAM_WIDTHS) & T3_TRACKER_R_PARAM_WIDTHS_ADDR_W_MASK) >>
+  EXPECT_EQ((b.read_reg(T3_TRACKER_A_PARAM_WIDTHS) & T3_TRACKER_R_PARAM_WIDTHS_ADDR_W_MASK) >>
                 T3_TRACKER_R_PARAM_WIDTHS_ADDR_W_SHIFT, p.addr_w);
-  EXPECT_FALSE(b.write(T3_TRACKER_A_STAT_UPDATES, 5));          // read-only
+  EXPECT_FALSE(b.write_reg(T3_TRACKER_A_STAT_UPDATES, 5));          // read-only
   EXPECT_TRUE(b.access({false, 0xFFC, 0, 0}).err);               // no register there
   EXPECT_TRUE(b.access({true, T3_TRACKER_A_BASE_LO, 7, 0x3}).err);  // partial write
   EXPECT_TRUE(b.access({false, T3_TRACKER_A_BASE_LO + 1, 0, 0}).err);  // unaligned
-  EXPECT_EQ(b.read(T3_TRACKER_A_BASE_LO), uint32_t(cfg.base));
+  EXPECT_EQ(b.read_reg(T3_TRACKER_A_BASE_LO), uint32_t(cfg.base));
 }
 
 // Interrupts: INTR_TEST sets a pending bit two edges after its write; the
@@ -514,28 +505,28 @@ TEST(TrackerCosim, ConfigurationReadsBackAndParametersMatchTheBuild) {
 TEST(TrackerCosim, InterruptsSetClearAndTest) {
   const TrackerParams& p = params();
   Bench b(ring_rs_config(4, 1));
-  EXPECT_TRUE(b.write(T3_TRACKER_A_INTR_TEST, T3_TRACKER_R_INTR_TEST_SET_FULL_MASK));
+  EXPECT_TRUE(b.write_reg(T3_TRACKER_A_INTR_TEST, T3_TRACKER_R_INTR_TEST_SET_FULL_MASK));
   b.idle(1);
-  EXPECT_EQ(b.read(T3_TRACKER_A_INTR_STATE), T3_TRACKER_R_INTR_STATE_SET_FULL_MASK);
+  EXPECT_EQ(b.read_reg(T3_TRACKER_A_INTR_STATE), T3_TRACKER_R_INTR_STATE_SET_FULL_MASK);
   EXPECT_FALSE(b.cosim().out().intr);
-  EXPECT_TRUE(b.write(T3_TRACKER_A_INTR_ENABLE, T3_TRACKER_R_INTR_ENABLE_SET_FULL_MASK |
+  EXPECT_TRUE(b.write_reg(T3_TRACKER_A_INTR_ENABLE, T3_TRACKER_R_INTR_ENABLE_SET_FULL_MASK |
                                                     T3_TRACKER_R_INTR_ENABLE_CFG_ERROR_MASK));
   EXPECT_FALSE(b.cosim().out().intr) << "the enable takes effect at the write's edge";
   b.idle(1);
   EXPECT_TRUE(b.cosim().out().intr);
-  EXPECT_TRUE(b.write(T3_TRACKER_A_INTR_STATE, T3_TRACKER_R_INTR_STATE_SET_FULL_MASK));
+  EXPECT_TRUE(b.write_reg(T3_TRACKER_A_INTR_STATE, T3_TRACKER_R_INTR_STATE_SET_FULL_MASK));
   b.idle(1);
   EXPECT_FALSE(b.cosim().out().intr);
 
   // An unusable threshold: the fault's interrupt, again after a clear.
-  EXPECT_TRUE(b.write(T3_TRACKER_A_TILE, 0));
+  EXPECT_TRUE(b.write_reg(T3_TRACKER_A_TILE, 0));
   b.idle(3);  // the register, the core's copy of it, the interrupt state
   EXPECT_TRUE(b.cosim().out().intr);
-  EXPECT_TRUE(b.write(T3_TRACKER_A_INTR_STATE, T3_TRACKER_R_INTR_STATE_CFG_ERROR_MASK));
+  EXPECT_TRUE(b.write_reg(T3_TRACKER_A_INTR_STATE, T3_TRACKER_R_INTR_STATE_CFG_ERROR_MASK));
   b.idle(1);
   EXPECT_TRUE(b.cosim().out().intr) << "the fault still holds: set again";
-  EXPECT_TRUE(b.write(T3_TRACKER_A_TILE, 4 | 1u << T3_TRACKER_R_TILE_UPDATES_PER_ELEM_SHIFT));
-  EXPECT_TRUE(b.write(T3_TRACKER_A_INTR_STATE, T3_TRACKER_R_INTR_STATE_CFG_ERROR_MASK));
+  EXPECT_TRUE(b.write_reg(T3_TRACKER_A_TILE, 4 | 1u << T3_TRACKER_R_TILE_UPDATES_PER_ELEM_SHIFT));
+  EXPECT_TRUE(b.write_reg(T3_TRACKER_A_INTR_STATE, T3_TRACKER_R_INTR_STATE_CFG_ERROR_MASK));
   b.idle(1);
   EXPECT_FALSE(b.cosim().out().intr);
 
@@ -545,7 +536,7 @@ TEST(TrackerCosim, InterruptsSetClearAndTest) {
   for (int i = 0; i < 3; ++i) EXPECT_FALSE(b.step(&waits, true));  // known full from the third
   b.idle(1);
   EXPECT_TRUE(b.cosim().out().intr);
-  EXPECT_EQ(b.read(T3_TRACKER_A_INTR_STATE), T3_TRACKER_R_INTR_STATE_SET_FULL_MASK);
+  EXPECT_EQ(b.read_reg(T3_TRACKER_A_INTR_STATE), T3_TRACKER_R_INTR_STATE_SET_FULL_MASK);
 }
 
 // Constrained-random traffic (tracker_stimulus.h) phase after phase, each
