@@ -10,13 +10,15 @@
 //
 // Three stages, one write a cycle (docs/blocks/tracker.md, "Pipeline"),
 // behind a register of the configuration and the verdict on it (C):
-//   P   the write is presented; in_ready_o decides from flops only; the set's
-//       rows are read (every presented write, accepted or not).
+//   P   the write is presented; in_ready_o decides from flops only (of its
+//       set, two summary bits: a free way, two); the set's rows are read
+//       (every presented write, accepted or not).
 //   S1  the rows arrive; forwarded from the two writes not yet in them (wb_q,
 //       being written, and lw_q, written at the last edge); hit, fire, way.
 //       An accepted write's result goes to wb_q; a refused write's to lk_q.
-//   WB  wb_q writes its way's row and valid bit, pushes the trigger into
-//       the output queue, moves live_o.
+//   WB  wb_q writes its way's row (the start address picked here) and valid
+//       bit and its set's summary, pushes the trigger into the output
+//       queue, moves live_o.
 // A write is accepted only when it is sure to complete (nothing ever stalls
 // after P): either from flops alone (its set has a free way even if every
 // write in flight takes one, or its tile is known to hold one, and the output
@@ -125,6 +127,9 @@ module tracker_core #(
 
   // ------------------------------------------------------------ the state
   logic [SETS*WAYS-1:0] valid_q;            // entry valid, set s way w at s*WAYS+w (the rows: t3_mem)
+  // A summary of each set's valid bits, for P's decision: at least one free
+  // way, at least two (updated with them at WB, from wb_fr*_q).
+  logic [SETS-1:0]      fr1_q, fr2_q;
   logic [ROW_W-1:0]     rdata [WAYS];       // the rows of the set read at the last edge
 
   // S1: the write presented in the last cycle (accepted or a lookup).
@@ -140,17 +145,33 @@ module tracker_core #(
   logic [WAYS-1:0]    s1_valid_q;           // the set's valid bits as the read saw them
   logic [WAYS-1:0]    s1_fwd_lw_q;          // ways lw_q holds for this set (chosen at P)
   logic               s1_same_q;            // the write ahead in S1 was of this set
+  logic               s1_wbm_q, s1_lwm_q;   // wb_q's, lw_q's tag is this write's (compared at P)
 
   // WB: the result of the accepted write of the last cycle; lw_q the one
   // written at the last edge (both forwarded into S1).
   logic               wb_q, wb_chg_q, wb_vnew_q, wb_push_q, wb_alloc_q, wb_free_q;
   logic [SET_W-1:0]   wb_set_q;
   logic [WAY_W-1:0]   wb_way_q;
-  logic [ROW_W-1:0]   wb_row_q, lw_row_q;
-  logic [ROW_W-1:0]   wm_row_q;           // wb_row_q for the rows' write port alone (its fanout)
-  logic [SET_W-1:0]   wm_set_q;           // likewise wb_set_q
+  // wb_q's row: the tag, the count, and its start address as the lower of
+  // the write's (wb_wa_q) and the entry's (wb_ea_q), the pick decided at S1
+  // (wb_take_q: the write's) and made here, at WB (wb_addr).
+  logic [TAG_W-1:0]   wb_tag_q;
+  logic [CNT_W-1:0]   wb_cnt_q;
+  logic [ADDR_W-1:0]  wb_wa_q, wb_ea_q;
+  logic               wb_take_q;
+  logic [WAYS-1:0]    wb_oh_q;            // wb_way_q one-hot (the forward into S1)
+  logic [ADDR_W-1:0]  lw_addr_q;          // lw_q's address and count (its tag compare: s1_lwm_q)
+  logic [CNT_W-1:0]   lw_cnt_q;
+  // The same, for the rows' write port alone (its fan-out), loaded only when
+  // written (so that synthesis keeps them registers of their own).
+  logic [TAG_W-1:0]   wm_tag_q;
+  logic [CNT_W-1:0]   wm_cnt_q;
+  logic [ADDR_W-1:0]  wm_wa_q, wm_ea_q;
+  logic               wm_take_q;
+  logic [SET_W-1:0]   wm_set_q;
   logic               inc_upd_q, inc_stall_q, inc_untr_q;  // the status counters count a cycle late
-  logic [TRIG_W-1:0]  wb_trig_q;
+  logic [WG_ID_W+WF_ID_W-1:0] wb_id_q;   // the trigger's WG and WF (its address: wb_addr)
+  logic               wb_fr1_q, wb_fr2_q; // wb_q's set after its change: >= 1, >= 2 free ways
   logic               lw_vnew_q;          // lw_q's way and set: s1_fwd_lw_q
 
   // The last lookup of a refused write, and the write it was for.
@@ -165,7 +186,7 @@ module tracker_core #(
   logic [KN_N-1:0]    kn_q;
   logic [SET_W-1:0]   kn_set_q [KN_N];
   logic [TAG_W-1:0]   kn_tag_q [KN_N];
-  logic [2:0]         kn_rr_q;
+  logic [$clog2(KN_N)-1:0] kn_rr_q;
 
   // Trigger output queue.
   logic [TRIG_W-1:0]  tq_q [TQ_N];
@@ -228,8 +249,8 @@ module tracker_core #(
   logic [SET_W-1:0] in_set;
   logic [TAG_W-1:0] in_tag;
   logic             tracked, pop, s1_other, known, way_ok, out_ok, out_room, fast, lk_match, slow,
-                    accept;
-  logic [WAYS-1:0]  vset, free;
+                    accept, f1, f2;
+  logic [KN_N-1:0]  kn_eq;
   logic [QN_W-1:0]  q_next;
 
   always_comb begin
@@ -237,20 +258,25 @@ module tracker_core #(
     in_tag  = {in_wg_id_i[WG_ID_W-1:SET_W], in_wf_id_i};
     tracked = in_valid_i && tracking && in_addr_i >= base_q && in_addr_i < limit_q;
 
-    // The set's valid bits after the edge (wb_q's change lands at it).
-    vset = valid_q[32'(in_set) * WAYS +: WAYS];
-    if (wb_chg_q && wb_set_q == in_set) vset[wb_way_q] = wb_vnew_q;
-    free = ~vset;
+    // The set's free ways after the edge (wb_q's change lands at it), from
+    // the per-set summary: one free way or more, two or more. Two bits of a
+    // set, not its WAYS valid bits and a count.
+    f1 = fr1_q[in_set];
+    f2 = fr2_q[in_set];
+    if (wb_chg_q && wb_set_q == in_set) begin
+      f1 = wb_fr1_q;
+      f2 = wb_fr2_q;
+    end
     // The write in S1 may take a way of this set if it is another tile; one
     // of the same tile takes at most the way this write would take.
     s1_other = s1_acc_q && s1_set_q == in_set && s1_tag_q != in_tag;
     // A known tile keeps its way through the writes in flight, unless the
     // one in WB (not yet in the list) completes it.
-    known    = 1'b0;
     for (int k = 0; k < KN_N; k++)
-      if (kn_q[k] && kn_set_q[k] == in_set && kn_tag_q[k] == in_tag) known = 1'b1;
-    if (wb_push_q && wb_set_q == in_set && wb_row_q[ROW_W-1 -: TAG_W] == in_tag) known = 1'b0;
-    way_ok   = known || (s1_other ? (free & (free - 1'b1)) != '0 : free != '0);
+      kn_eq[k] = kn_q[k] && kn_set_q[k] == in_set && kn_tag_q[k] == in_tag;
+    known    = kn_eq != '0 &&
+               !(wb_push_q && wb_set_q == in_set && wb_tag_q == in_tag);
+    way_ok   = known || (s1_other ? f2 : f1);
 
     // The output queue after this edge, then room for a trigger from the
     // write in S1 and from this one, as if the consumer took none.
@@ -261,9 +287,10 @@ module tracker_core #(
     fast     = way_ok && out_ok;
 
     // The exact decision: this write was looked up, nothing accepted since
-    // (the pipeline is empty), the threshold unchanged.
-    lk_match = lk_q && lk_set_q == in_set && lk_tag_q == in_tag && lk_size_q == in_size_i &&
-               lk_tile_q == tile_q && lk_upe_q == upe_q;
+    // (the pipeline is empty: s1_acc_q is the write taken in the cycle
+    // after the lookup's), the threshold unchanged.
+    lk_match = lk_q && !s1_acc_q && lk_set_q == in_set && lk_tag_q == in_tag &&
+               lk_size_q == in_size_i && lk_tile_q == tile_q && lk_upe_q == upe_q;
     slow     = lk_match && (lk_fire_q ? out_room : (lk_hit_q || lk_free_q));
 
     // Back-pressure, never drop (T3 §4.2.1 sizing makes it rare).
@@ -275,78 +302,108 @@ module tracker_core #(
   // -------------------------------------------------------------------- S1
   // Each way as it is after the edge: wb_q's write lands at it, lw_q's
   // landed at the last one (the read returned the word before both). Which
-  // way is forwarded is known early (s1_fwd_lw_q from P, wb_way_q a flop);
-  // the compares run on all three candidates at once and the forward picks
-  // among their results, so the path is compare, pick, one-hot select.
-  logic [WAYS-1:0]    v, match, ge, lt, fwd_wb, fwd_lw;
+  // way is forwarded is known from flops (s1_fwd_lw_q from P, wb_oh_q the
+  // one-hot way of wb_q); the compares run on all three candidates of every
+  // way at once and the forward picks among their results (the tag compares
+  // of wb_q and lw_q were made at P: s1_wbm_q, s1_lwm_q), so the path is
+  // compare (or count + size), pick, then a balanced AND-OR over the one-hot
+  // match. The start address is not selected here: S1 passes on the entry's
+  // (ent_addr) and whether the write's is lower (take_wa), and WB picks.
+  logic [WAYS-1:0]    v, match, ge, lt, fwd_wb, fwd_lw, free_oh;
   logic [TAG_W-1:0]   r_tag  [WAYS];
-  logic [ADDR_W-1:0]  r_addr [WAYS];
-  logic [CNT_W-1:0]   r_cnt  [WAYS];
+  logic [ADDR_W-1:0]  r_addr [WAYS];     // the row's address as it is after the edge
   logic [CNT_W:0]     sum    [WAYS];     // count + size, with its carry
-  logic [TAG_W-1:0]   wb_tag, lw_tag;
-  logic [ADDR_W-1:0]  wb_addr, lw_addr;
-  logic [CNT_W-1:0]   wb_cnt, lw_cnt;
-  logic               hit, fire, has_free;
-  logic               wb_match, lw_match, wb_ge, lw_ge, wb_lt, lw_lt;
+  logic [ADDR_W-1:0]  wb_addr, rd_addr;  // wb_addr: wb_q's start address (the pick at WB)
+  logic [CNT_W-1:0]   rd_cnt;
+  logic [CNT_W:0]     wb_sum, lw_sum;
+  logic               wb_ge, lw_ge, wb_lt, lw_lt;
+  logic               hit, fire, has_free, take_wa;
   logic [WAY_W-1:0]   hit_way, free_way;
   logic [CNT_W-1:0]   new_cnt;
-  logic [CNT_W:0]     wb_sum, lw_sum;
-  logic [ADDR_W-1:0]  new_addr;
+  logic [ADDR_W-1:0]  ent_addr;          // the hit entry's start address (0 on a miss)
+  // The hit's fields, bit b of way w at b*WAYS+w, each bit ORed over the
+  // ways by a balanced reduction (a chain of WAYS would be the path).
+  logic [CNT_W*WAYS-1:0]       sel_cnt;
+  logic [ADDR_W*WAYS-1:0]      sel_addr;
+  logic [WAY_W*WAYS-1:0]       sel_way;
+  // The set's free ways before this write's change, at least 1, 2, 3: a
+  // balanced tree of saturating counts (node i over nodes 2i and 2i+1).
+  localparam int unsigned NF_N = 1 << $clog2(WAYS);  // leaves, a power of two
+  logic [3*2*NF_N-1:0] nf;
+  logic               fr_a1, fr_a2, fr_a3, s1_fr1, s1_fr2;
 
   always_comb begin
-    {wb_tag, wb_addr, wb_cnt} = wb_row_q;
-    {lw_tag, lw_addr, lw_cnt} = lw_row_q;
-    wb_match = wb_tag == s1_tag_q;
-    lw_match = lw_tag == s1_tag_q;
+    wb_addr  = wb_take_q ? wb_wa_q : wb_ea_q;
     // The new count of a hit (kept only when it does not fire: < 2^CNT_W).
-    wb_sum   = {1'b0, wb_cnt} + {1'b0, s1_size_q};
-    lw_sum   = {1'b0, lw_cnt} + {1'b0, s1_size_q};
+    wb_sum   = {1'b0, wb_cnt_q} + {1'b0, s1_size_q};
+    lw_sum   = {1'b0, lw_cnt_q} + {1'b0, s1_size_q};
     // count + size >= threshold, as count >= threshold - size, every way
     // at once (a size reaching the threshold fires whatever the count).
-    wb_ge    = s1_done_q || wb_cnt >= s1_rem_q;
-    lw_ge    = s1_done_q || lw_cnt >= s1_rem_q;
+    wb_ge    = s1_done_q || wb_cnt_q >= s1_rem_q;
+    lw_ge    = s1_done_q || lw_cnt_q >= s1_rem_q;
     wb_lt    = s1_addr_q < wb_addr;
-    lw_lt    = s1_addr_q < lw_addr;
+    lw_lt    = s1_addr_q < lw_addr_q;
     for (int w = 0; w < WAYS; w++) begin
-      {r_tag[w], r_addr[w], r_cnt[w]} = rdata[w];
-      fwd_wb[w] = s1_same_q && wb_chg_q && 32'(wb_way_q) == w;
+      {r_tag[w], rd_addr, rd_cnt} = rdata[w];
+      fwd_wb[w] = s1_same_q && wb_chg_q && wb_oh_q[w];
       fwd_lw[w] = s1_fwd_lw_q[w];
       v[w]      = fwd_wb[w] ? wb_vnew_q : fwd_lw[w] ? lw_vnew_q : s1_valid_q[w];
-      match[w]  = v[w] && (fwd_wb[w] ? wb_match : fwd_lw[w] ? lw_match : r_tag[w] == s1_tag_q);
-      sum[w]    = fwd_wb[w] ? wb_sum : fwd_lw[w] ? lw_sum : {1'b0, r_cnt[w]} + {1'b0, s1_size_q};
-      ge[w]     = fwd_wb[w] ? wb_ge : fwd_lw[w] ? lw_ge : (s1_done_q || r_cnt[w] >= s1_rem_q);
-      lt[w]     = fwd_wb[w] ? wb_lt : fwd_lw[w] ? lw_lt : s1_addr_q < r_addr[w];
-      if (fwd_lw[w]) r_addr[w] = lw_addr;
-      if (fwd_wb[w]) r_addr[w] = wb_addr;
+      match[w]  = v[w] && (fwd_wb[w] ? s1_wbm_q : fwd_lw[w] ? s1_lwm_q : r_tag[w] == s1_tag_q);
+      sum[w]    = fwd_wb[w] ? wb_sum : fwd_lw[w] ? lw_sum : {1'b0, rd_cnt} + {1'b0, s1_size_q};
+      ge[w]     = fwd_wb[w] ? wb_ge : fwd_lw[w] ? lw_ge : (s1_done_q || rd_cnt >= s1_rem_q);
+      lt[w]     = fwd_wb[w] ? wb_lt : fwd_lw[w] ? lw_lt : s1_addr_q < rd_addr;
+      r_addr[w] = fwd_wb[w] ? wb_addr : fwd_lw[w] ? lw_addr_q : rd_addr;
     end
 
     // A tile holds one way at most: the match is one-hot, and the hit's
     // fields are an AND-OR of the ways, not a priority chain.
     hit      = match != '0;
-    hit_way  = '0;
-    new_cnt  = '0;
-    new_addr = '0;
+    take_wa  = !hit || (match & lt) != '0;
     for (int w = 0; w < WAYS; w++) begin
-      if (match[w]) begin
-        hit_way  = hit_way | WAY_W'(w);
-        new_cnt  = new_cnt | CNT_W'(sum[w]);
-        new_addr = new_addr | (lt[w] ? s1_addr_q : r_addr[w]);
-      end
+      for (int b = 0; b < CNT_W; b++)  sel_cnt[b*WAYS+w]  = match[w] && sum[w][b];
+      for (int b = 0; b < ADDR_W; b++) sel_addr[b*WAYS+w] = match[w] && r_addr[w][b];
+      for (int b = 0; b < WAY_W; b++)  sel_way[b*WAYS+w]  = match[w] && ((w >> b) & 1) != 0;
     end
-    if (!hit) begin
-      new_cnt  = s1_size_q;
-      new_addr = s1_addr_q;
-    end
-    has_free = 1'b0;
+    for (int b = 0; b < CNT_W; b++)  new_cnt[b]  = hit ? |sel_cnt[b*WAYS +: WAYS] : s1_size_q[b];
+    for (int b = 0; b < ADDR_W; b++) ent_addr[b] = |sel_addr[b*WAYS +: WAYS];
+    for (int b = 0; b < WAY_W; b++)  hit_way[b]  = |sel_way[b*WAYS +: WAYS];
+    // The lowest free way, also one-hot (from v: early).
+    has_free = v != '1;
+    free_oh  = '0;
     free_way = '0;
     // Highest index first so that the lowest free way wins.
     for (int w = WAYS - 1; w >= 0; w--) begin
       if (!v[w]) begin
-        has_free = 1'b1;
-        free_way = WAY_W'(w);
+        free_oh    = '0;
+        free_oh[w] = 1'b1;
+        free_way   = WAY_W'(w);
       end
     end
     fire     = hit ? (match & ge) != '0 : s1_done_q;
+
+    // The set's free ways after this write's change, for the summary at WB:
+    // the count before it (v, from flops: early) at least 1, 2, 3, then
+    // picked by what the write does to its set (late: hit, fire).
+    nf = '0;
+    for (int i = 0; i < NF_N; i++) nf[3*(NF_N+i) +: 3] = {2'b00, i < WAYS && !v[i]};
+    for (int i = NF_N - 1; i >= 1; i--) begin
+      // {>= 3, >= 2, >= 1} of the two halves' sum.
+      nf[3*i]     = nf[3*(2*i)] || nf[3*(2*i+1)];
+      nf[3*i + 1] = nf[3*(2*i) + 1] || nf[3*(2*i+1) + 1] || (nf[3*(2*i)] && nf[3*(2*i+1)]);
+      nf[3*i + 2] = nf[3*(2*i) + 2] || nf[3*(2*i+1) + 2] || (nf[3*(2*i) + 1] && nf[3*(2*i+1)]) ||
+                    (nf[3*(2*i)] && nf[3*(2*i+1) + 1]);
+    end
+    {fr_a3, fr_a2, fr_a1} = nf[3 +: 3];  // the root
+    if (hit && fire) begin          // frees its way
+      s1_fr1 = 1'b1;
+      s1_fr2 = fr_a1;
+    end else if (!hit && !fire) begin  // takes a free way
+      s1_fr1 = fr_a2;
+      s1_fr2 = fr_a3;
+    end else begin                  // keeps its way, or takes none
+      s1_fr1 = fr_a1;
+      s1_fr2 = fr_a2;
+    end
   end
 
   // ------------------------------------------------------------------ state
@@ -366,18 +423,33 @@ module tracker_core #(
     for (int w = 0; w < WAYS; w++)
       s1_fwd_lw_q[w] <= rst_ni && wb_chg_q && wb_set_q == in_set && 32'(wb_way_q) == w;
     s1_same_q  <= s1_set_q == in_set;
+    s1_wbm_q   <= s1_tag_q == in_tag;
+    s1_lwm_q   <= wb_tag_q == in_tag;
     // S1 -> WB.
     wb_way_q   <= hit ? hit_way : free_way;
+    wb_oh_q    <= hit ? match : free_oh;
     wb_set_q   <= s1_set_q;
-    wb_row_q   <= {s1_tag_q, new_addr, new_cnt};
-    // The same word, loaded only when written (so that synthesis keeps it
-    // a register of its own): the write port's wide fanout stays off the
-    // forwarding compares.
-    if (s1_acc_q) wm_row_q <= {s1_tag_q, new_addr, new_cnt};
-    if (s1_acc_q) wm_set_q <= s1_set_q;
-    wb_trig_q  <= {s1_wg_q, s1_wf_q, new_addr};
+    wb_tag_q   <= s1_tag_q;
+    wb_cnt_q   <= new_cnt;
+    wb_wa_q    <= s1_addr_q;
+    wb_ea_q    <= ent_addr;
+    wb_take_q  <= take_wa;
+    // The same row for the write port, loaded only when written (so that
+    // synthesis keeps it registers of their own): the port's wide fan-out
+    // stays off the forwarding compares.
+    if (s1_acc_q) begin
+      wm_tag_q  <= s1_tag_q;
+      wm_cnt_q  <= new_cnt;
+      wm_wa_q   <= s1_addr_q;
+      wm_ea_q   <= ent_addr;
+      wm_take_q <= take_wa;
+      wm_set_q  <= s1_set_q;
+    end
+    wb_id_q    <= {s1_wg_q, s1_wf_q};
     wb_vnew_q  <= !fire;
     wb_alloc_q <= !hit && !fire;
+    wb_fr1_q   <= s1_fr1;
+    wb_fr2_q   <= s1_fr2;
     wb_free_q  <= hit && fire;
     lk_set_q   <= s1_set_q;
     lk_tag_q   <= s1_tag_q;
@@ -387,7 +459,8 @@ module tracker_core #(
     lk_hit_q   <= hit;
     lk_fire_q  <= fire;
     lk_free_q  <= has_free;
-    lw_row_q   <= wb_row_q;
+    lw_addr_q  <= wb_addr;
+    lw_cnt_q   <= wb_cnt_q;
     lw_vnew_q  <= wb_vnew_q;
   end
 
@@ -407,8 +480,9 @@ module tracker_core #(
       // does not fire takes the free way; a miss that fires takes none.
       wb_chg_q  <= s1_acc_q && (hit || !fire);
       wb_push_q <= s1_acc_q && fire;
-      // A lookup holds while nothing is accepted.
-      lk_q      <= s1_q && !s1_acc_q && !accept;
+      // A lookup of a refused write; P uses it only if nothing is accepted
+      // in this cycle either (s1_acc_q then), so that accept is not on its D.
+      lk_q      <= s1_q && !s1_acc_q;
     end
   end
 
@@ -416,11 +490,17 @@ module tracker_core #(
   always_ff @(posedge clk_i) begin
     if (!rst_ni) begin
       valid_q   <= '0;
+      fr1_q     <= '1;
+      fr2_q     <= (WAYS > 1) ? '1 : '0;
       live_q    <= '0;
       tq_head_q <= '0;
       tq_cnt_q  <= '0;
     end else begin
-      if (wb_chg_q) valid_q[32'(wb_set_q) * WAYS + 32'(wb_way_q)] <= wb_vnew_q;
+      if (wb_chg_q) begin
+        valid_q[32'(wb_set_q) * WAYS + 32'(wb_way_q)] <= wb_vnew_q;
+        fr1_q[wb_set_q] <= wb_fr1_q;
+        fr2_q[wb_set_q] <= wb_fr2_q;
+      end
       if (wb_q && wb_alloc_q) live_q <= live_q + 1'b1;
       if (wb_q && wb_free_q)  live_q <= live_q - 1'b1;
       if (pop) tq_head_q <= tq_head_q + 1'b1;
@@ -431,11 +511,9 @@ module tracker_core #(
   // The known live tiles, at WB (off S1's path): a write that fires forgets
   // its tile, one that does not makes it known (round-robin replacement).
   logic [KN_N-1:0] kn_hit;
-  logic [TAG_W-1:0] wb_row_tag;
   always_comb begin
-    wb_row_tag = wb_row_q[ROW_W-1 -: TAG_W];
     for (int k = 0; k < KN_N; k++)
-      kn_hit[k] = kn_q[k] && kn_set_q[k] == wb_set_q && kn_tag_q[k] == wb_row_tag;
+      kn_hit[k] = kn_q[k] && kn_set_q[k] == wb_set_q && kn_tag_q[k] == wb_tag_q;
   end
 
   always_ff @(posedge clk_i) begin
@@ -455,13 +533,13 @@ module tracker_core #(
   always_ff @(posedge clk_i) begin
     if (wb_q && !wb_push_q && kn_hit == '0) begin
       kn_set_q[kn_rr_q] <= wb_set_q;
-      kn_tag_q[kn_rr_q] <= wb_row_tag;
+      kn_tag_q[kn_rr_q] <= wb_tag_q;
     end
   end
 
   // The queue's slots are read only while counted: no reset.
   always_ff @(posedge clk_i) begin
-    if (wb_push_q) tq_q[2'(tq_head_q + 2'(tq_cnt_q))] <= wb_trig_q;
+    if (wb_push_q) tq_q[2'(tq_head_q + 2'(tq_cnt_q))] <= {wb_id_q, wb_addr};
   end
 
   always_ff @(posedge clk_i) begin
@@ -492,7 +570,7 @@ module tracker_core #(
       .clk_i   (clk_i),
       .we_i    (rst_ni && wb_chg_q && wb_vnew_q && 32'(wb_way_q) == w),
       .waddr_i (wm_set_q),
-      .wdata_i (wm_row_q),
+      .wdata_i ({wm_tag_q, wm_take_q ? wm_wa_q : wm_ea_q, wm_cnt_q}),
       .re_i    (in_valid_i),
       .raddr_i (in_set),
       .rdata_o (rdata[w])

@@ -113,9 +113,10 @@ TrackerCore::Decision TrackerCore::decide(const TrackerCoreInputs& in) const {
   const bool out_room = q_next < kTrigQueue;
   const bool fast = way_ok && out_ok;
   // The exact decision from the lookup of this very write (nothing accepted
-  // since), under the same threshold fields.
-  const bool lk_match = lk_.valid && lk_.set == d.set && lk_.tag == d.tag && lk_.size == d.size &&
-                        lk_.tile == d.tile && lk_.upe == d.upe;
+  // since: s1_.acc is the write taken in the cycle after the lookup's),
+  // under the same threshold fields.
+  const bool lk_match = lk_.valid && !s1_.acc && lk_.set == d.set && lk_.tag == d.tag &&
+                        lk_.size == d.size && lk_.tile == d.tile && lk_.upe == d.upe;
   const bool slow = lk_match && (lk_.fire ? out_room : (lk_.hit || lk_.free));
 
   d.in_ready = !d.tracked || fast || slow;
@@ -274,7 +275,7 @@ void TrackerCore::apply(const TrackerCoreInputs& in, const Decision& d) {
   lk_.hit = r.hit;
   lk_.fire = r.fire;
   lk_.free = r.has_free;
-  lk_.valid = !rst && s1_.valid && !s1_.acc && !d.accept;
+  lk_.valid = !rst && s1_.valid && !s1_.acc;
 
   // S1 -> WB.
   Wb nwb;
