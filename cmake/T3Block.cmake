@@ -4,13 +4,14 @@
 #   t3_hw_block(<block> [LIBS <lib>...])         hw/CMakeLists.txt
 #   t3_block_cosim(<block> CONFIGS <cfg>...      testbench/CMakeLists.txt
 #                  [DEMO <cfg>] [BENCH <cfg>] [LIBS <lib>...]
-#                  [TEST_LIBS <lib>...] [DEMO_LIBS <lib>...])
+#                  [TEST_LIBS <lib>...] [DEMO_LIBS <lib>...] [BENCH_LIBS <lib>...])
 #   t3_block_tests(<block> [LIBS <lib>...])      tests/CMakeLists.txt
 #
 # LIBS: further libraries the block's testbench or tests link (shared
-# machinery such as t3_fp_reference); TEST_LIBS, DEMO_LIBS: only the
-# co-simulation tests', only the demo's (the firmware's HAL has two
-# implementations, t3_cosim_hal and the TLM host, one a binary).
+# machinery such as t3_fp_reference); TEST_LIBS, DEMO_LIBS, BENCH_LIBS: only
+# the co-simulation tests', only the demo's, only the bench's (the
+# firmware's HAL has two implementations, t3_cosim_hal and the TLM host, one
+# a binary).
 #
 # A configuration is "<name> [PARAM=VALUE ...]": the RTL is Verilated with
 # every parameter of hw/<block>/<block>_params.def, at its default unless
@@ -77,6 +78,51 @@ function(t3_verilated_target target)
   endif()
 endfunction()
 
+# verilate() of Verilator's CMake package, with its list of generated files
+# kept current. Verilator names its output files after the design's
+# structure (DepSet hashes), and verilate() learns the list only when it
+# runs Verilator at configure time, which it does only when the command
+# changes: an RTL edit that renames the files otherwise leaves the build
+# compiling the old list (objects of code that no longer exists, link
+# errors). Here every RTL file the last Verilation read is a configure
+# dependency, and a digest of their contents is part of the command (a
+# define the RTL never reads), so an RTL edit reconfigures first and
+# Verilates at configure time, with the new list.
+# Arguments as verilate()'s; DIRECTORY defaults to verilate()'s own.
+function(t3_verilate target)
+  cmake_parse_arguments(V "SYSTEMC" "PREFIX;TOP_MODULE;DIRECTORY" "SOURCES;VERILATOR_ARGS" ${ARGN})
+  if(NOT V_DIRECTORY)
+    get_target_property(bin_dir ${target} BINARY_DIR)
+    set(V_DIRECTORY "${bin_dir}/CMakeFiles/${target}.dir/${V_PREFIX}.dir")
+  endif()
+  set(deps ${V_SOURCES})
+  set(last "${V_DIRECTORY}/${V_PREFIX}_copy.cmake")
+  if(EXISTS "${last}")
+    include("${last}")  # ${V_PREFIX}_DEPS: what the last Verilation read
+    list(APPEND deps ${${V_PREFIX}_DEPS})
+  endif()
+  list(REMOVE_DUPLICATES deps)
+  list(SORT deps)
+  set(digest_input "")
+  foreach(f ${deps})
+    get_filename_component(f "${f}" ABSOLUTE)
+    string(FIND "${f}" "${PROJECT_SOURCE_DIR}/" in_project)
+    if(in_project EQUAL 0 AND EXISTS "${f}")
+      file(SHA1 "${f}" h)
+      string(APPEND digest_input "${f}:${h}\n")
+      set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS "${f}")
+    endif()
+  endforeach()
+  string(SHA1 digest "${digest_input}")
+  string(SUBSTRING "${digest}" 0 16 digest)
+  set(sc "")
+  if(V_SYSTEMC)
+    set(sc SYSTEMC)
+  endif()
+  verilate(${target} ${sc} PREFIX ${V_PREFIX} TOP_MODULE ${V_TOP_MODULE} DIRECTORY "${V_DIRECTORY}"
+    SOURCES ${V_SOURCES} VERILATOR_ARGS ${V_VERILATOR_ARGS} -DT3_RTL_DIGEST_${digest})
+endfunction()
+
 # <out> = what Verilator is given for rtl/<block>.sv: every package of rtl/
 # first (a package must be declared before its use; the register blocks'
 # are generated), then the block; -y rtl/ finds the modules it instantiates.
@@ -129,7 +175,7 @@ endfunction()
 # testbench/<block>/<block>_demo.cpp and _bench.cpp as <block>_demo and
 # <block>_bench.
 function(t3_block_cosim block)
-  cmake_parse_arguments(ARG "" "DEMO;BENCH" "CONFIGS;LIBS;TEST_LIBS;DEMO_LIBS" ${ARGN})
+  cmake_parse_arguments(ARG "" "DEMO;BENCH" "CONFIGS;LIBS;TEST_LIBS;DEMO_LIBS;BENCH_LIBS" ${ARGN})
   t3_camel(${block} camel)
   set(tb "${CMAKE_CURRENT_SOURCE_DIR}/${block}")
   file(GLOB tb_srcs CONFIGURE_DEPENDS "${tb}/*.cpp")
@@ -153,11 +199,11 @@ function(t3_block_cosim block)
     endforeach()
     add_library(${lib}_rtl STATIC)
     if(T3_RTL_SYSTEMC)
-      verilate(${lib}_rtl SYSTEMC PREFIX V${block}_sc TOP_MODULE ${block}
+      t3_verilate(${lib}_rtl SYSTEMC PREFIX V${block}_sc TOP_MODULE ${block}
         DIRECTORY "${gen}/V${block}_sc"
         SOURCES ${rtl_srcs} VERILATOR_ARGS ${vargs})
     endif()
-    verilate(${lib}_rtl PREFIX V${block}_c TOP_MODULE ${block}
+    t3_verilate(${lib}_rtl PREFIX V${block}_c TOP_MODULE ${block}
       DIRECTORY "${gen}/V${block}_c"
       SOURCES ${rtl_srcs} VERILATOR_ARGS ${vargs})
     target_link_libraries(${lib}_rtl PUBLIC PkgConfig::SYSTEMC)
@@ -224,9 +270,7 @@ function(t3_block_cosim block)
     if(EXISTS "${tb}/${block}_${kind}.cpp")
       add_executable(${block}_${kind} "${tb}/${block}_${kind}.cpp")
       target_link_libraries(${block}_${kind} PRIVATE ${block}_${ARG_${KIND}})
-      if(kind STREQUAL "demo")
-        target_link_libraries(${block}_${kind} PRIVATE ${ARG_DEMO_LIBS})
-      endif()
+      target_link_libraries(${block}_${kind} PRIVATE ${ARG_${KIND}_LIBS})
       t3_target_options(${block}_${kind})
     endif()
   endforeach()
@@ -235,7 +279,7 @@ function(t3_block_cosim block)
   # (testbench/common/reg_top_cosim_test.cpp, built per block).
   if(EXISTS "${PROJECT_SOURCE_DIR}/rtl/${block}_reg_top.sv")
     add_library(${block}_reg_top_rtl STATIC)
-    verilate(${block}_reg_top_rtl PREFIX V${block}_reg_top TOP_MODULE ${block}_reg_top
+    t3_verilate(${block}_reg_top_rtl PREFIX V${block}_reg_top TOP_MODULE ${block}_reg_top
       DIRECTORY "${CMAKE_CURRENT_BINARY_DIR}/${block}_reg_top"
       SOURCES "${PROJECT_SOURCE_DIR}/rtl/reg_apb.sv" "${PROJECT_SOURCE_DIR}/rtl/${block}_reg_pkg.sv"
         "${PROJECT_SOURCE_DIR}/rtl/${block}_reg_top.sv"

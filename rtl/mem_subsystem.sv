@@ -1,8 +1,9 @@
 // The memory side of one GPU as T3 builds it (T3 Fig. 9, §4.2-§4.5): the
 // MCA arbiter (rtl/mca_arbiter.sv) picks the compute or the communication
 // stream's request into the DRAM command queue, whose occupancy it watches;
-// a write entering the queue is counted by the Tracker (rtl/tracker.sv),
-// and waits while the Tracker cannot take it; the near-bank ALU
+// a write entering the queue also enters the tracking queue (two entries),
+// from which the Tracker (rtl/tracker.sv) counts it; while the tracking
+// queue is full the arbiter's writes wait; the near-bank ALU
 // (rtl/near_bank_alu.sv) executes the queue's head on the DRAM array
 // (outside: the bank_* pins); the Tracker's triggers feed the DMA trigger
 // table (rtl/dma_trigger.sv), whose burst descriptors leave for the DMA
@@ -157,24 +158,98 @@ module mem_subsystem #(
 
   logic mca_out_valid, mca_out_ready, mca_cmp_ready, mca_com_ready, mca_out_data, mca_out_src;
   logic nba_cmd_ready, queue_full, pl_write, push, pop;
-  logic trk_in_valid, trk_in_ready, trig_valid, trig_ready;
+  logic trk_in_valid, trk_in_ready, trk_set_full, trig_valid, trig_ready;
   logic [WG_ID_W-1:0] trig_wg_id;
   logic [WF_ID_W-1:0] trig_wf_id;
   logic [ADDR_W-1:0]  trig_addr;
 
-  // Three blocks, not one: the Tracker's in_ready answers trk_in_valid
-  // within the cycle.
+  // ------------------------------------------------- the tracking queue
+  // The writes that entered the DRAM queue, until the Tracker takes them. Its
+  // head (tq_h_q, the write presented to the Tracker) leaves it in every
+  // cycle, taken or not, so that nothing but one register depends on the
+  // Tracker's in_ready (its decision is most of a cycle): a refused write is
+  // kept in tq_r_q and goes back in behind the writes waiting (tq_l_q), to be
+  // offered again. The head is a register: the Tracker's set index fans out
+  // from a flop, to its decisions and its rows' read ports.
+  localparam int unsigned TF_W = WG_ID_W + WF_ID_W + ADDR_W + CNT_W + 2;
+  logic [TF_W-1:0]        tq_h_q, tq_r_q, pl_trk;
+  logic [TF_W-1:0]        tq_l_q [2];
+  logic                   tq_h_v_q, tq_h_b_q, tq_r_v_q, tq_sf_q;
+  logic [1:0]             tq_l_n_q, tq_l_b_q;
+  logic                   tf_push, tq_room, tq_waits, tq_hold;
+  // The order of what may become the head at an edge: the waiting writes,
+  // then the refused one, then the write entering now.
+  logic [TF_W-1:0]        tq_c [4];
+  logic [3:0]             tq_c_v, tq_c_b;
   always_comb begin
     queue_full   = 32'(count_q) == QUEUE_DEPTH;
     pl_write     = pl_op_q == OP_STORE || pl_op_q == OP_ADD;
-    trk_in_valid = mca_out_valid && pl_write && !queue_full;
+    // Room for the write entering now beside the waiting and the refused
+    // ones (the head and two waiting: four candidates never arise).
+    tq_room      = 32'(tq_l_n_q) + 32'(tq_r_v_q) <= 1;
+    // While a refused write waits to be offered again, no write enters: the
+    // queue empties, and the refused write is offered with nothing taken
+    // in the cycle before, which the Tracker decides exactly (unless the
+    // Tracker said its set is full: then the writes that free a way go on).
+    tq_waits     = tq_r_v_q || (tq_h_v_q && tq_h_b_q) || tq_l_b_q != '0;
+    tq_hold      = tq_waits && !tq_sf_q;
+    // The request leaves the arbiter when the DRAM queue has room and, for a
+    // write, the tracking queue too: both from registers.
+    mca_out_ready = !queue_full && (!pl_write || (tq_room && !tq_hold));
+    push          = mca_out_valid && mca_out_ready;
+    tf_push       = push && pl_write;
+    pl_trk        = {pl_wg_q, pl_wf_q, pl_addr_q, pl_size_q, pl_src_q};
+    tq_c[0] = tq_l_q[0];  tq_c_v[0] = tq_l_n_q != '0;  tq_c_b[0] = tq_l_b_q[0];
+    tq_c[1] = tq_l_q[1];  tq_c_v[1] = tq_l_n_q == 2'd2; tq_c_b[1] = tq_l_b_q[1];
+    tq_c[2] = tq_r_q;     tq_c_v[2] = tq_r_v_q;        tq_c_b[2] = 1'b1;
+    tq_c[3] = pl_trk;     tq_c_v[3] = tf_push;         tq_c_b[3] = 1'b0;
   end
 
+  assign trk_in_valid = tq_h_v_q;
+
+  // The head and the waiting writes: the candidates in order, packed.
+  // Their contents have no reset (read only while valid).
+  logic [TF_W-1:0] tq_p [3];
+  logic [2:0]      tq_p_b;
+  logic [1:0]      tq_n;
   always_comb begin
-    // The request leaves the arbiter when the queue has room and, for a
-    // write, the Tracker takes it in the same cycle.
-    mca_out_ready = !queue_full && (!pl_write || trk_in_ready);
-    push          = mca_out_valid && mca_out_ready;
+    tq_p   = '{default: '0};
+    tq_p_b = '0;
+    tq_n   = '0;
+    for (int k = 0; k < 4; k++)
+      if (tq_c_v[k] && tq_n != 2'd3) begin
+        tq_p[tq_n]   = tq_c[k];
+        tq_p_b[tq_n] = tq_c_b[k];
+        tq_n         = tq_n + 1'b1;
+      end
+  end
+
+  always_ff @(posedge clk_i) begin
+    tq_h_q    <= tq_p[0];
+    tq_l_q[0] <= tq_p[1];
+    tq_l_q[1] <= tq_p[2];
+    tq_r_q    <= tq_h_q;  // the head leaves: kept in case it is refused
+  end
+
+  always_ff @(posedge clk_i) begin
+    if (!rst_ni) begin
+      tq_h_v_q <= 1'b0;
+      tq_h_b_q <= 1'b0;
+      tq_l_n_q <= '0;
+      tq_l_b_q <= '0;
+      tq_r_v_q <= 1'b0;
+      tq_sf_q  <= 1'b0;
+    end else begin
+      tq_h_v_q <= tq_n != '0;
+      tq_h_b_q <= tq_p_b[0];
+      tq_l_n_q <= tq_n == '0 ? 2'd0 : tq_n - 1'b1;
+      tq_l_b_q <= tq_p_b[2:1];
+      tq_r_v_q <= tq_h_v_q && !trk_in_ready;
+      // The Tracker found a refused write's set full: it waits for a way,
+      // which writes still to come free; cleared once no refused write is left.
+      if (tq_h_v_q && tq_h_b_q && trk_set_full) tq_sf_q <= 1'b1;
+      else if (!tq_waits) tq_sf_q <= 1'b0;
+    end
   end
 
   always_comb begin
@@ -265,12 +340,13 @@ module mem_subsystem #(
     .clk_i, .rst_ni,
     .psel_i(win_sel[0]), .penable_i, .pwrite_i, .paddr_i(paddr_i[11:0]), .pwdata_i, .pstrb_i,
     .prdata_o(prdata[0]), .pready_o(pready[0]), .pslverr_o(pslverr[0]), .intr_o(intr[0]),
-    .in_valid_i(trk_in_valid), .in_ready_o(trk_in_ready), .in_wg_id_i(pl_wg_q),
-    .in_wf_id_i(pl_wf_q), .in_addr_i(pl_addr_q), .in_size_i(pl_size_q), .in_src_i(pl_src_q),
+    .in_valid_i(trk_in_valid), .in_ready_o(trk_in_ready), .in_wg_id_i(tq_h_q[TF_W-1 -: WG_ID_W]),
+    .in_wf_id_i(tq_h_q[TF_W-WG_ID_W-1 -: WF_ID_W]), .in_addr_i(tq_h_q[CNT_W+2 +: ADDR_W]),
+    .in_size_i(tq_h_q[2 +: CNT_W]), .in_src_i(tq_h_q[1:0]),
     .trig_valid_o(trig_valid), .trig_ready_i(trig_ready), .trig_wg_id_o(trig_wg_id),
     .trig_wf_id_o(trig_wf_id), .trig_addr_o(trig_addr),
     .stat_updates_o(), .stat_triggers_o(), .stat_stalls_o(), .stat_untracked_o(), .live_o(),
-    .set_full_o()
+    .set_full_o(trk_set_full)
   );
 
   dma_trigger #(

@@ -92,12 +92,17 @@ module tracker_core #(
   localparam int unsigned WAY_W   = (WAYS > 1) ? $clog2(WAYS) : 1;
   localparam int unsigned THR_W   = CNT_W + UPE_W;
   localparam int unsigned ROW_W   = TAG_W + ADDR_W + CNT_W;  // one way's row in t3_mem
-  localparam int unsigned TQ_N    = 4;                       // trigger output queue (TrackerCore::kTrigQueue)
-  localparam int unsigned TQ_W    = 3;                       // 0..TQ_N
+  localparam int unsigned TQ_N    = 6;                       // trigger output queue (TrackerCore::kTrigQueue)
+  localparam int unsigned TQ_W    = $clog2(TQ_N + 1);        // 0..TQ_N
+  localparam int unsigned TQH_W   = $clog2(TQ_N);            // a slot
   localparam int unsigned TRIG_W  = WG_ID_W + WF_ID_W + ADDR_W;
   localparam int unsigned KN_N    = 8;                       // known live tiles (TrackerCore::kKnown)
   localparam int unsigned LIM_W   = CNT_W + 1;               // tile_size's limit
   localparam int unsigned QN_W    = TQ_W + 2;                // the queue's count plus what may come
+  localparam int unsigned OWN_W   = WG_ID_W - SET_W;         // a set owner's WG-id MSBs
+  // WF ids the owner summary covers (TrackerParams::own_wf_n): a set holds
+  // at most WAYS tiles of one WG.
+  localparam int unsigned OWF_N   = (WF_ID_W < 7 && (1 << WF_ID_W) < WAYS) ? (1 << WF_ID_W) : WAYS;
 
   // ------------------------------------------------- parameter ranges (elaboration)
   if (SETS < 2 || SETS > 65536 || (SETS & (SETS - 1)) != 0) begin : g_bad_sets
@@ -131,6 +136,13 @@ module tracker_core #(
   // way, at least two (updated with them at WB, from wb_fr*_q).
   logic [SETS-1:0]      fr1_q, fr2_q;
   logic [ROW_W-1:0]     rdata [WAYS];       // the rows of the set read at the last edge
+  // A summary of each set's tiles, for P's decision on a write into a full
+  // set: the set's owner (the WG-id MSBs of the first tile to take a way of
+  // an empty owner) and, per WF id, whether the owner's tile of that WF
+  // holds a way. A set bit means a hit. In flops, as fr1_q: P reads it in
+  // the cycle of the write (updated at WB).
+  logic [OWN_W-1:0]     own_wg_q [SETS];
+  logic [SETS*OWF_N-1:0] own_wf_q;     // set s at s*OWF_N
 
   // S1: the write presented in the last cycle (accepted or a lookup).
   logic               s1_q, s1_acc_q;
@@ -172,6 +184,14 @@ module tracker_core #(
   logic               inc_upd_q, inc_stall_q, inc_untr_q;  // the status counters count a cycle late
   logic [WG_ID_W+WF_ID_W-1:0] wb_id_q;   // the trigger's WG and WF (its address: wb_addr)
   logic               wb_fr1_q, wb_fr2_q; // wb_q's set after its change: >= 1, >= 2 free ways
+  // The owner summary of the set, carried with the write as the summary's
+  // free-way bits are: read at P (s1_own_*), its new value made at S1 from
+  // what the writes ahead did to the set (wb_own_*: after this write's
+  // change; lw_own_*: the one written at the last edge), written at WB
+  // without a read of the array (a read there was the critical path).
+  logic [OWN_W-1:0]   s1_own_wg_q, wb_own_wg_q, lw_own_wg_q;
+  logic [OWF_N-1:0]   s1_own_wf_q, wb_own_wf_q, lw_own_wf_q;
+  logic               s1_own_lw_q;        // lw_q's write was of this write's set (compared at P)
   logic               lw_vnew_q;          // lw_q's way and set: s1_fwd_lw_q
 
   // The last lookup of a refused write, and the write it was for.
@@ -190,7 +210,7 @@ module tracker_core #(
 
   // Trigger output queue.
   logic [TRIG_W-1:0]  tq_q [TQ_N];
-  logic [1:0]         tq_head_q;
+  logic [TQH_W-1:0]   tq_head_q;
   logic [TQ_W-1:0]    tq_cnt_q;
 
   logic [STAT_W-1:0]  stat_updates_q, stat_triggers_q, stat_stalls_q, stat_untracked_q;
@@ -248,8 +268,9 @@ module tracker_core #(
   // --------------------------------------------------------------------- P
   logic [SET_W-1:0] in_set;
   logic [TAG_W-1:0] in_tag;
-  logic             tracked, pop, s1_other, known, way_ok, out_ok, out_room, fast, lk_match, slow,
-                    accept, f1, f2;
+  logic             tracked, pop, s1_other, known, own_bit, way_ok, out_ok, out_room, fast,
+                    lk_match, slow, accept, f1, f2;
+  logic [OWF_N-1:0] own_wfs;
   logic [KN_N-1:0]  kn_eq;
   logic [QN_W-1:0]  q_next;
 
@@ -274,14 +295,23 @@ module tracker_core #(
     // one in WB (not yet in the list) completes it.
     for (int k = 0; k < KN_N; k++)
       kn_eq[k] = kn_q[k] && kn_set_q[k] == in_set && kn_tag_q[k] == in_tag;
-    known    = kn_eq != '0 &&
+    // Or the set's owner summary says so: the write's WG owns the set and
+    // its WF's tile holds a way (a full set of one WG's WF tiles, T3 §4.2.1's
+    // layout, is then no reason to wait).
+    own_wfs  = own_wf_q[32'(in_set) * OWF_N +: OWF_N];
+    own_bit  = 1'b0;
+    for (int f = 0; f < OWF_N; f++)
+      if (32'(in_wf_id_i) == f) own_bit = own_wfs[f];
+    known    = (kn_eq != '0 || (own_bit && own_wg_q[in_set] == in_wg_id_i[WG_ID_W-1:SET_W])) &&
                !(wb_push_q && wb_set_q == in_set && wb_tag_q == in_tag);
     way_ok   = known || (s1_other ? f2 : f1);
 
     // The output queue after this edge, then room for a trigger from the
-    // write in S1 and from this one, as if the consumer took none.
+    // write in S1 and from this one. The consumer's take in this cycle is
+    // not counted: in_ready_o does not depend on trig_ready_i, so no path
+    // runs from the consumer through the Tracker to its producer.
     pop      = tq_cnt_q != '0 && trig_ready_i;
-    q_next   = QN_W'(tq_cnt_q) - QN_W'(pop) + QN_W'(wb_push_q);
+    q_next   = QN_W'(tq_cnt_q) + QN_W'(wb_push_q);
     out_ok   = q_next + QN_W'(s1_acc_q) < QN_W'(TQ_N);
     out_room = q_next < QN_W'(TQ_N);
     fast     = way_ok && out_ok;
@@ -406,6 +436,40 @@ module tracker_core #(
     end
   end
 
+  // The set's owner summary after this write's change (for WB): the set as
+  // the writes ahead leave it (wb_q's, then lw_q's, then the read at P),
+  // each candidate made early and picked by what the write does (late).
+  logic [OWN_W-1:0] s1_own_new_wg, base_own_wg, s1_m;
+  logic [OWF_N-1:0] s1_own_new_wf, base_own_wf, s1_bit;
+  always_comb begin
+    base_own_wg = s1_own_wg_q;
+    base_own_wf = s1_own_wf_q;
+    if (s1_own_lw_q) begin
+      base_own_wg = lw_own_wg_q;
+      base_own_wf = lw_own_wf_q;
+    end
+    if (s1_same_q && wb_q) begin
+      base_own_wg = wb_own_wg_q;
+      base_own_wf = wb_own_wf_q;
+    end
+    s1_m   = s1_tag_q[TAG_W-1:WF_ID_W];
+    s1_bit = '0;
+    for (int f = 0; f < OWF_N; f++)
+      if (32'(s1_tag_q[WF_ID_W-1:0]) == f) s1_bit[f] = 1'b1;
+    s1_own_new_wg = base_own_wg;
+    s1_own_new_wf = base_own_wf;
+    if (!hit && !fire) begin            // takes a way
+      if (base_own_wf == '0) begin
+        s1_own_new_wg = s1_m;
+        s1_own_new_wf = s1_bit;
+      end else if (base_own_wg == s1_m) begin
+        s1_own_new_wf = base_own_wf | s1_bit;
+      end
+    end else if (hit && fire) begin    // frees its way
+      if (base_own_wg == s1_m) s1_own_new_wf = base_own_wf & ~s1_bit;
+    end
+  end
+
   // ------------------------------------------------------------------ state
   always_ff @(posedge clk_i) begin
     // P -> S1: every presented write, for its lookup.
@@ -423,6 +487,13 @@ module tracker_core #(
     for (int w = 0; w < WAYS; w++)
       s1_fwd_lw_q[w] <= rst_ni && wb_chg_q && wb_set_q == in_set && 32'(wb_way_q) == w;
     s1_same_q  <= s1_set_q == in_set;
+    s1_own_wg_q <= own_wg_q[in_set];
+    s1_own_wf_q <= own_wfs;
+    s1_own_lw_q <= wb_q && wb_set_q == in_set;
+    lw_own_wg_q <= wb_own_wg_q;
+    lw_own_wf_q <= wb_own_wf_q;
+    wb_own_wg_q <= s1_own_new_wg;
+    wb_own_wf_q <= s1_own_new_wf;
     s1_wbm_q   <= s1_tag_q == in_tag;
     s1_lwm_q   <= wb_tag_q == in_tag;
     // S1 -> WB.
@@ -503,7 +574,7 @@ module tracker_core #(
       end
       if (wb_q && wb_alloc_q) live_q <= live_q + 1'b1;
       if (wb_q && wb_free_q)  live_q <= live_q - 1'b1;
-      if (pop) tq_head_q <= tq_head_q + 1'b1;
+      if (pop) tq_head_q <= 32'(tq_head_q) == TQ_N - 1 ? '0 : tq_head_q + 1'b1;
       tq_cnt_q <= tq_cnt_q - TQ_W'(pop) + TQ_W'(wb_push_q);
     end
   end
@@ -537,9 +608,30 @@ module tracker_core #(
     end
   end
 
-  // The queue's slots are read only while counted: no reset.
+  // The owner summary, at WB: the set's new value made at S1. A tile of the
+  // owner that takes a way sets its WF's bit, one that frees its way clears
+  // it; the first tile into a set whose owner has no tile left makes its WG
+  // the owner. A bit is set only while its tile holds a way, so the owner
+  // needs no reset.
   always_ff @(posedge clk_i) begin
-    if (wb_push_q) tq_q[2'(tq_head_q + 2'(tq_cnt_q))] <= {wb_id_q, wb_addr};
+    if (!rst_ni) own_wf_q <= '0;
+    else if (wb_q) own_wf_q[32'(wb_set_q) * OWF_N +: OWF_N] <= wb_own_wf_q;
+  end
+
+  always_ff @(posedge clk_i) begin
+    if (wb_q) own_wg_q[wb_set_q] <= wb_own_wg_q;
+  end
+
+  // The queue's slots are read only while counted: no reset.
+  logic [TQH_W-1:0] tq_tail;
+  always_comb begin
+    // (head + count) mod TQ_N; the sum stays below twice TQ_N.
+    tq_tail = 32'(tq_head_q) + 32'(tq_cnt_q) >= TQ_N
+                  ? TQH_W'(32'(tq_head_q) + 32'(tq_cnt_q) - TQ_N)
+                  : TQH_W'(32'(tq_head_q) + 32'(tq_cnt_q));
+  end
+  always_ff @(posedge clk_i) begin
+    if (wb_push_q) tq_q[tq_tail] <= {wb_id_q, wb_addr};
   end
 
   always_ff @(posedge clk_i) begin

@@ -8,11 +8,4 @@ scripts/setup.sh
 cmake -S . -B build -DCMAKE_BUILD_TYPE=Release "$@" >/dev/null
 targets=()
 for t in ${T3_TARGETS:-}; do targets+=(--target "$t"); done
-if ! cmake --build build -j2 "${targets[@]}"; then
-  # Verilator names its output files after the design's structure; when an
-  # RTL change renames them, CMake learns the new list only on the next
-  # configure (verilate() reads it at configure time). Once more then.
-  echo "build: failed; configuring again in case Verilator renamed its output, and retrying" >&2
-  cmake -S . -B build >/dev/null
-  cmake --build build -j2 "${targets[@]}"
-fi
+cmake --build build -j2 "${targets[@]}"

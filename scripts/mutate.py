@@ -187,7 +187,11 @@ def run_tests(block, build, log, timeout, jobs):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--block", required=True, help="known: %s" % ", ".join(t3block.blocks()))
+    ap.add_argument("--block", required=True,
+                    help="known: %s; with --check, also 'all'" % ", ".join(t3block.blocks()))
+    ap.add_argument("--check", action="store_true",
+                    help="only check that every mutant applies to the tree as it is (each '-' "
+                         "line found exactly once); no build (ctest mutants_apply)")
     ap.add_argument("--mutant", action="append", default=[], help="only these (repeatable)")
     ap.add_argument("--work", default="/tmp/t3-mutants",
                     help="where the copy of the tree and its build go (default /tmp/t3-mutants)")
@@ -200,6 +204,8 @@ def main():
                     help="write the table into docs/blocks/<block>.md between its "
                          "<!-- mutants:begin --> and <!-- mutants:end --> lines")
     a = ap.parse_args()
+    if a.check:
+        sys.exit(check(t3block.blocks() if a.block == "all" else [a.block]))
     path = os.path.join(ROOT, "testbench", a.block, a.block + "_mutants.txt")
     if not os.path.exists(path):
         sys.exit("mutate: no mutants for %s (%s)" % (a.block, path))
@@ -296,6 +302,29 @@ def main():
                                       "\n".join(head + list(table.values()))))
     open(doc, "w", encoding="utf-8").write(text[:old.start()] + block + text[old.end():])
     print("mutate: table written to " + doc)
+
+
+def check(blocks):
+    """0 when every mutant of every block's list applies to the tree as it is."""
+    bad = 0
+    for block in blocks:
+        path = os.path.join(ROOT, "testbench", block, block + "_mutants.txt")
+        if not os.path.exists(path):
+            print("%s: no mutants (%s)" % (block, os.path.relpath(path, ROOT)))
+            bad += 1
+            continue
+        mutants = parse(path)
+        for mu in mutants:
+            for side in mu["sides"].values():
+                text = open(os.path.join(ROOT, side["file"]), encoding="utf-8").read()
+                for find, _ in side["edits"]:
+                    n = len(re.findall(r"^[ \t]*" + re.escape(find) + r"[ \t]*$", text, re.M))
+                    if n != 1:
+                        print("%s: mutant %s: '%s' found %d times in %s (must be once)" % (
+                            block, mu["name"], find, n, side["file"]))
+                        bad += 1
+        print("%s: %d mutants%s" % (block, len(mutants), "" if bad else ", every one applies"))
+    return 1 if bad else 0
 
 
 def summarize(rows, quick, minutes):

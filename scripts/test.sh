@@ -10,8 +10,5 @@ ctest --test-dir build --output-on-failure -j2
 
 echo "== sanitizers (ASan + UBSan)"
 cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DT3_SANITIZE=ON >/dev/null
-if ! cmake --build build-asan -j2 --target t3_sanitize_targets >/dev/null; then
-  cmake -S . -B build-asan >/dev/null  # see scripts/build.sh: Verilator may have renamed its output
-  cmake --build build-asan -j2 --target t3_sanitize_targets >/dev/null
-fi
+cmake --build build-asan -j2 --target t3_sanitize_targets >/dev/null
 ctest --test-dir build-asan --output-on-failure -j2 -L sanitize

@@ -208,20 +208,21 @@ TEST(MemSubsystem, OneWritesPathAsDocumented) {
   };
   const Row rows[] = {
       {true, 0, false, false},   // 0 the arbiter takes the store into its output register
-      {false, 0, false, false},  // 1 into the queue; the Tracker takes it (8 elements)
-      {false, 1, false, false},  // 2 the queue's head to the ALU; the Tracker's lookup: 8 of 8, fires
-      {false, 0, false, false},  // 3 the trigger into the Tracker's output queue
-      {false, 0, false, false},  // 4 the trigger shows at the table (its compares registered)
-      {false, 0, false, false},  // 5 the table takes it
-      {false, 0, false, false},  // 6 the DMA block is picked
-      {false, 0, false, false},  // 7 its entry's fields fetched
-      {false, 0, true, false},   // 8 its tile read; the ALU writes the burst (6 cycles after taking it)
-      {false, 0, false, false},  // 9 the tile loaded
-      {false, 0, false, false},  // 10 the descriptor into its queue
-      {false, 0, false, true},   // 11 the descriptor leaves
-      {false, 0, false, false},  // 12
+      {false, 0, false, false},  // 1 into the DRAM queue and the tracking queue
+      {false, 1, false, false},  // 2 the queue's head to the ALU; the Tracker takes the write (8 elements)
+      {false, 0, false, false},  // 3 the Tracker's lookup: 8 of 8, fires
+      {false, 0, false, false},  // 4 the trigger into the Tracker's output queue
+      {false, 0, false, false},  // 5 the trigger shows at the table (its compares registered)
+      {false, 0, false, false},  // 6 the table takes it
+      {false, 0, false, false},  // 7 the DMA block is picked
+      {false, 0, true, false},   // 8 its entry's fields fetched; the ALU writes the burst (6 cycles after taking it)
+      {false, 0, false, false},  // 9 its tile read
+      {false, 0, false, false},  // 10 the tile loaded
+      {false, 0, false, false},  // 11 the descriptor into its queue
+      {false, 0, false, true},   // 12 the descriptor leaves
+      {false, 0, false, false},  // 13
   };
-  for (int c = 0; c < 13; ++c) {
+  for (int c = 0; c < 14; ++c) {
     if (c == 0) h.gemm_store();
     const MemSubsystemOutputs o = h.step();
     h.in.cmp_valid = false;

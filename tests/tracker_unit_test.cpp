@@ -346,6 +346,41 @@ TEST(Tracker, FullSetRefusesAMissButTakesHitsAndCompletions) {
   EXPECT_EQ(h.peek().live, 2u);
 }
 
+// A full set does not hold back a write to one of its tiles when the set's
+// owner summary knows the tile: the WG that owns the set (the first to take
+// a way of it) and its WF's bit. A tile of another WG in the same set is
+// not summarized: once the list of recently written tiles has forgotten it,
+// a write to it waits for its lookup (decided in its third cycle).
+TEST(Tracker, FullSetOfItsOwnersTilesTakesTheirWritesAtOnce) {
+  TrackerParams p = small_params();
+  p.sets = 16;
+  p.wf_id_w = 1;
+  Harness h(p, config(4, 1));
+  EXPECT_TRUE(h.write(1, 0, 0x1000, 1).in_ready);   // set 1: WG 1 owns it
+  EXPECT_TRUE(h.write(1, 1, 0x1010, 1).in_ready);   // set 1 full: WG 1's two WF tiles
+  EXPECT_TRUE(h.write(2, 0, 0x1020, 1).in_ready);   // set 2: WG 2 owns it
+  EXPECT_TRUE(h.write(18, 0, 0x1030, 1).in_ready);  // set 2 full: WG 2 and WG 18
+  // Eight other tiles, in other sets, push these four out of the list of
+  // tiles known from recent writes.
+  for (uint32_t k = 0; k < TrackerCore::kKnown; ++k)
+    EXPECT_TRUE(h.write(3 + k, k % 2, 0x1100 + 16 * k, 1).in_ready) << "tile " << k;
+  h.settle();
+  EXPECT_EQ(h.peek().live, 4u + TrackerCore::kKnown);
+  EXPECT_TRUE(h.write(1, 0, 0x1002, 1).in_ready);   // the owner's tiles: at once
+  EXPECT_TRUE(h.write(1, 1, 0x1012, 1).in_ready);
+  EXPECT_TRUE(h.write(2, 0, 0x1022, 1).in_ready);
+  EXPECT_EQ(h.send(18, 0, 0x1032, 1), 3u);         // not the owner's: looked up first
+  EXPECT_EQ(h.send(17, 0, 0x1040, 1), 11u);        // a third WG in full set 1: waits
+  // WG 1's tiles complete and leave: set 1 empties, the next WG to take a
+  // way owns it.
+  for (uint32_t k = 0; k < 2; ++k) EXPECT_TRUE(h.write(1, 0, 0x1004, 1).in_ready);
+  for (uint32_t k = 0; k < 2; ++k) EXPECT_TRUE(h.write(1, 1, 0x1014, 1).in_ready);
+  h.settle();
+  EXPECT_LE(h.send(17, 0, 0x1040, 1), 3u);
+  h.settle();
+  EXPECT_TRUE(h.write(17, 0, 0x1042, 1).in_ready);  // WG 17 owns set 1 now
+}
+
 TEST(Tracker, OutputBackPressureRefusesOnlyCompletingWrites) {
   Harness h(small_params(), config(2, 1));
   h.in.trig_ready = false;
@@ -359,13 +394,17 @@ TEST(Tracker, OutputBackPressureRefusesOnlyCompletingWrites) {
   const uint32_t stalls = h.peek().stat_stalls;
   EXPECT_EQ(h.send(1, 1, 0x1000, 1), 3u);    // not completing: accepted once decided
   EXPECT_EQ(h.send(1, 1, 0x1000, 1), 11u);   // completing: waits
+  // The consumer takes one: room from the next cycle, not in the same one
+  // (in_ready_o does not depend on trig_ready_i).
   h.in.trig_ready = true;
-  EXPECT_TRUE(h.write(1, 1, 0x1000, 1).in_ready);  // one taken: room in the same cycle
+  EXPECT_FALSE(h.write(1, 1, 0x1000, 1).in_ready);
+  h.in.trig_ready = false;
+  EXPECT_TRUE(h.write(1, 1, 0x1000, 1).in_ready);
   h.settle();
   TrackerCoreOutputs o = h.peek();
   EXPECT_TRUE(o.trig_valid);
   EXPECT_EQ(o.stat_triggers, TrackerCore::kTrigQueue + 1);
-  EXPECT_EQ(o.stat_stalls - stalls, 2u + 10u);
+  EXPECT_EQ(o.stat_stalls - stalls, 2u + 11u);
 }
 
 TEST(Tracker, UntrackedWhenOutsideRegionDisabledOrMisconfigured) {

@@ -50,27 +50,25 @@ class RegBlock {
   const Reg2Hw& reg2hw() const { return r2h_; }
 
   Outputs eval(const Inputs& in) const {
-    const auto co = core_.eval(core_inputs(in));
-    Outputs o{};
-    static_cast<DataOut&>(o) = co;
-    o.apb.pready = true;
-    if (in.apb.access()) {
-      const Hw2Reg h = Glue::hw2reg(p_, co);
-      RegStatus st;
-      if (in.apb.pwrite) {
-        st = rf_.check_write(in.apb.paddr, in.apb.pstrb, h.busy);
-      } else {
-        // RO values are wires: this cycle's, for this cycle's read.
-        const int r = rf_.find(in.apb.paddr);
-        if (r >= 0) rf_.set_ro(unsigned(r), regs_ro_value<Map>(h, unsigned(r)));
-        st = rf_.read(in.apb.paddr, o.apb.prdata);
-      }
-      o.apb.pslverr = st != RegStatus::ok;
-    }
-    o.intr = Regs::intr(rf_);
+    Outputs o;
+    respond(in, core_.eval(core_inputs(in)), o);
     return o;
   }
 
+  // eval() then clock() on the same inputs, in one pass: the core decides
+  // once (the kernel-free engine and the benchmark's model form).
+  Outputs step(const Inputs& in) {
+    Outputs o;
+    if (!in.rst_n) {  // a core's step() gives no outputs in a reset cycle; eval() does
+      o = eval(in);
+      clock(in);
+      return o;
+    }
+    const auto co = core_.step(core_inputs(in));
+    respond(in, co, o);
+    edge(in, co);
+    return o;
+  }
   // A register access from a TLM-2.0 target, between clock edges (loosely
   // timed: it takes effect at once, as if at the last edge, W1P pulses
   // included: the core takes a command at the next edge); busy and the RO
@@ -87,8 +85,38 @@ class RegBlock {
     return rf_.read(offset, data);
   }
 
-  void clock(const Inputs& in) {
-    const auto co = core_.step(core_inputs(in));
+  void clock(const Inputs& in) { edge(in, core_.step(core_inputs(in))); }
+
+ private:
+  using DataIn = typename Glue::DataIn;
+  using DataOut = typename Glue::DataOut;
+  using CoreOutputs = typename Glue::CoreOutputs;
+
+  // The cycle's outputs from the core's: the data pins, the register
+  // port's answer to an access phase, the interrupt.
+  void respond(const Inputs& in, const CoreOutputs& co, Outputs& o) const {
+    static_cast<DataOut&>(o) = co;
+    o.apb = ApbResponse{};
+    o.apb.pready = true;
+    if (in.apb.access()) {
+      const Hw2Reg h = Glue::hw2reg(p_, co);
+      RegStatus st;
+      if (in.apb.pwrite) {
+        st = rf_.check_write(in.apb.paddr, in.apb.pstrb, h.busy);
+      } else {
+        // RO values are wires: this cycle's, for this cycle's read.
+        const int r = rf_.find(in.apb.paddr);
+        if (r >= 0) rf_.set_ro(unsigned(r), regs_ro_value<Map>(h, unsigned(r)));
+        st = rf_.read(in.apb.paddr, o.apb.prdata);
+      }
+      o.apb.pslverr = st != RegStatus::ok;
+    }
+    o.intr = Regs::intr(rf_);
+  }
+
+  // The edge of the registers after the core's (co: the core's outputs of
+  // the cycle): the access phase's write, the core's set events.
+  void edge(const Inputs& in, const CoreOutputs& co) {
     if (!in.rst_n) {
       rf_.reset();
       refresh();
@@ -96,14 +124,10 @@ class RegBlock {
     }
     const Hw2Reg h = Glue::hw2reg(p_, co);
     if (in.apb.access() && in.apb.pwrite) rf_.write(in.apb.paddr, in.apb.pwdata, in.apb.pstrb, h.busy);
-    regs_set_events<Map>(rf_, h);
+    Regs::set_events(rf_, h);
     rf_.clock();
     refresh();
   }
-
- private:
-  using DataIn = typename Glue::DataIn;
-  using DataOut = typename Glue::DataOut;
 
   // The core's inputs: this cycle's data pins, the register-driven ones as
   // the registers last changed them.

@@ -141,34 +141,6 @@ uint32_t regs_ro_value(const Hw2Reg& h, unsigned r) {
   return v;
 }
 
-// The core's W1C set events for this cycle's edge (INTR_TEST's pulses set
-// INTR_STATE like events); RO values are left alone. Runs every cycle, so
-// it visits only the set-event members (found once) and leaves bits that
-// are set already: call it after this cycle's write (whose clear a set
-// must win over).
-template <class Map, class Hw2Reg>
-void regs_set_events(RegFile& rf, const Hw2Reg& h) {
-  static const std::vector<unsigned> events = [] {
-    std::vector<unsigned> v;
-    for (unsigned k = 0; k < Map::kHw2RegCount; ++k) {
-      const auto& m = Map::kHw2Reg[k];
-      if (Map::kInfo[m.reg].fields[m.field].access != RegAccess::ro) v.push_back(k);
-    }
-    return v;
-  }();
-  for (unsigned k : events) {
-    const auto& m = Map::kHw2Reg[k];
-    const RegField& f = Map::kInfo[m.reg].fields[m.field];
-    if (const uint32_t v = h.*m.member) {
-      if (const uint32_t b = (v << f.lsb) & f.mask() & ~rf.q(m.reg)) rf.hw_set(m.reg, b);
-    }
-  }
-  if (Map::kIntrState >= 0) {
-    const unsigned st = unsigned(Map::kIntrState);
-    if (const uint32_t t = rf.pulses(unsigned(Map::kIntrTest)) & ~rf.q(st)) rf.hw_set(st, t);
-  }
-}
-
 // The core's RO values (for this cycle's reads) and W1C set events (for
 // this cycle's edge). INTR_TEST's pulses set INTR_STATE like events.
 template <class Map, class Hw2Reg>

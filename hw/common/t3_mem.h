@@ -25,24 +25,47 @@ class Mem {
 
   // rdata_o: the word the last read took (Word{} before the first read; the
   // RTL's flops start at 0 in Verilator too).
-  const Word& rdata() const { return rdata_; }
+  const Word& rdata() const { return fresh_ ? mem_[raddr_] : rdata_; }
 
   // One rising edge: the read takes the word as it was before the edge, then
   // the write lands. An address >= depth reads Word{} and writes nothing.
+  // The read is not copied: rdata() looks the word up until a write would
+  // change it (the model's cost per read is then an address, not a word).
   void clock(bool we, uint32_t waddr, const Word& wdata, bool re, uint32_t raddr) {
-    if (re) rdata_ = raddr < mem_.size() ? mem_[raddr] : Word{};
-    if (we && waddr < mem_.size()) mem_[waddr] = wdata;
+    if (re) {
+      fresh_ = raddr < mem_.size();
+      raddr_ = raddr;
+      if (!fresh_) rdata_ = Word{};
+    }
+    if (we && waddr < mem_.size()) {
+      keep_read(waddr);
+      mem_[waddr] = wdata;
+    }
   }
 
   // Back door (tests, scoreboards' reference reads, reset-free preload): no
   // port, no latency.
   const Word& peek(uint32_t addr) const { return mem_.at(addr); }
-  void poke(uint32_t addr, const Word& w) { mem_.at(addr) = w; }
+  void poke(uint32_t addr, const Word& w) {
+    keep_read(uint32_t(addr));
+    mem_.at(addr) = w;
+  }
   std::size_t depth() const { return mem_.size(); }
 
  private:
+  // The read port holds the word of its last read: copied out before a
+  // write changes it.
+  void keep_read(uint32_t addr) {
+    if (fresh_ && addr == raddr_) {
+      rdata_ = mem_[raddr_];
+      fresh_ = false;
+    }
+  }
+
   std::vector<Word> mem_;
   Word rdata_;
+  uint32_t raddr_ = 0;
+  bool fresh_ = false;  // rdata() is mem_[raddr_]
 };
 
 }  // namespace t3

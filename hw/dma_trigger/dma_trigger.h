@@ -23,6 +23,7 @@
 #pragma once
 
 #include "common/apb.h"
+#include "common/bits.h"
 #include "common/reg_block.h"
 #include "dma_trigger/dma_trigger_core.h"
 #include "dma_trigger/dma_trigger_regs.h"
@@ -52,7 +53,56 @@ struct DmaTriggerGlue {
   using Outputs = DmaTriggerOutputs;
 
   static void configure(const Params& p, const DmaTriggerReg2Hw& r, DmaTriggerCoreInputs& c);
-  static DmaTriggerHw2Reg hw2reg(const Params& p, const DmaTriggerCoreOutputs& o);
+  // Inline: it runs every cycle, and beside the register block's set events
+  // it builds only the members they read.
+  static DmaTriggerHw2Reg hw2reg(const Params& p, const DmaTriggerCoreOutputs& o) {
+    DmaTriggerHw2Reg h;
+    // Levels: set in every cycle the captured error lasts, so that a clear
+    // of INTR_STATE before CTRL.ERR_CLEAR sees it set again.
+    h.intr_state_tbl_error_set = o.tbl_err;
+    h.intr_state_miss_set = o.miss;
+    h.status_cfg_error = o.cfg_error;
+    h.status_busy = o.busy;
+    h.status_tbl_ready = o.tbl_ready;
+    h.status_tbl_err = o.tbl_err;
+    h.status_tbl_err_cause = o.tbl_err_cause;
+    h.status_miss = o.miss;
+    h.miss_id_wg = o.miss_wg;
+    h.miss_id_wf = o.miss_wf;
+    h.miss_addr_lo_addr = uint32_t(o.miss_addr);
+    h.miss_addr_hi_addr = uint32_t(o.miss_addr >> 32);
+    h.tbl_rd_src_lo_addr = uint32_t(o.tbl_rd.src_base);
+    h.tbl_rd_src_hi_addr = uint32_t(o.tbl_rd.src_base >> 32);
+    h.tbl_rd_dst_lo_addr = uint32_t(o.tbl_rd.dst_base);
+    h.tbl_rd_dst_hi_addr = uint32_t(o.tbl_rd.dst_base >> 32);
+    h.tbl_rd_ctrl_valid = o.tbl_rd.valid;
+    h.tbl_rd_ctrl_op = uint32_t(o.tbl_rd.op);
+    h.tbl_rd_ctrl_elem_log2 = o.tbl_rd.elem_log2;
+    h.tbl_rd_ctrl_dst_gpu = o.tbl_rd.dst_gpu;
+    h.tbl_rd_ctrl_tiles_per_block = o.tbl_rd.tiles_per_block;
+    h.tbl_rd_ctrl_pending = o.tbl_rd_pending;
+    h.tbl_rd_m_value = o.tbl_rd.m;
+    h.tbl_rd_n_value = o.tbl_rd.n;
+    h.tbl_rd_tile_rows_value = o.tbl_rd.tile_rows;
+    h.tbl_rd_tile_cols_value = o.tbl_rd.tile_cols;
+    h.stat_triggers_count = o.stat_triggers;
+    h.stat_miss_count = o.stat_miss;
+    h.stat_descs_count = o.stat_descs;
+    h.stat_blocks_count = o.stat_blocks;
+    h.stat_stalls_count = o.stat_stalls;
+    h.param_table_entries = p.entries;
+    h.param_table_slots = p.slots;
+    h.param_table_desc_depth = p.desc_depth;
+    h.param_table_max_burst_log2 = p.max_burst_log2;
+    h.param_widths_addr_w = p.addr_w;
+    h.param_widths_gpu_w = p.gpu_w;
+    h.param_widths_dim_w = p.dim_w;
+    h.param_widths_stat_w = p.stat_w;
+    h.param_ids_wg_id_w = p.wg_id_w;
+    h.param_ids_wf_id_w = p.wf_id_w;
+    h.busy = o.busy;
+    return h;
+  }
 };
 
 using DmaTrigger = RegBlock<DmaTriggerGlue>;

@@ -162,6 +162,19 @@ struct DmaTriggerRegs {
   static Reg2Hw reg2hw(const RegFile& rf) { return regs_reg2hw<Map, Reg2Hw>(rf); }
   // RO values for this cycle's reads, set events for this cycle's edge.
   static void hw2reg(RegFile& rf, const Hw2Reg& h) { regs_hw2reg<Map>(rf, h); }
+  // The set events alone, for this cycle's edge (after this cycle's write:
+  // a set wins over its clear), INTR_TEST's pulses among them; bits set
+  // already are left alone. Member by member: a block's hw2reg() inlined
+  // beside it builds only these members.
+  static void set_events(RegFile& rf, const Hw2Reg& h) {
+    if (const uint32_t b = (h.intr_state_tbl_error_set << 0) & 0x00000001u & ~rf.q(0))
+      rf.hw_set(0, b);
+    if (const uint32_t b = (h.intr_state_miss_set << 1) & 0x00000002u & ~rf.q(0))
+      rf.hw_set(0, b);
+    if (const uint32_t t = rf.pulses(Map::kIntrTest) & ~rf.q(Map::kIntrState)) rf.hw_set(Map::kIntrState, t);
+    (void)rf;
+    (void)h;
+  }
   // intr_o: an enabled interrupt is pending.
   static bool intr(const RegFile& rf) { return regs_intr<Map>(rf); }
 };

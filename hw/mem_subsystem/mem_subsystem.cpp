@@ -128,8 +128,8 @@ MemSubsystem::Wires MemSubsystem::wires(const MemSubsystemInputs& in) const {
   w.nba_o = nba_.eval(w.nba);
   w.pop = w.nba.cmd_valid && w.nba_o.cmd_ready;
 
-  // The arbiter's output register (its request in pl_) is a registered
-  // output: asked first, before its readies are known.
+  // The arbiter's inputs (its readies come last: out_ready is from
+  // registers).
   w.mca.rst_n = in.rst_n;
   w.mca.apb = window_apb(MemWindow::mca_arbiter);
   w.mca.cmp_valid = in.cmp_valid;
@@ -137,42 +137,62 @@ MemSubsystem::Wires MemSubsystem::wires(const MemSubsystemInputs& in) const {
   w.mca.occupancy = count_;
   w.mca.learn = in.learn;
   w.mca.drain = in.drain;
-  const bool out_valid = mca_.eval(w.mca).out_valid;
   const bool queue_full = count_ == p_.queue_depth;
   const bool write = pl_.op == uint32_t(MemOp::store) || pl_.op == uint32_t(MemOp::add);
 
-  // A write entering the queue is counted by the Tracker, whose triggers
-  // (a registered output) the DMA trigger table takes.
+  // The Tracker counts the writes of the tracking queue (they entered the
+  // DRAM queue before); its triggers (a registered output) go to the DMA
+  // trigger table.
   w.trk.rst_n = in.rst_n;
   w.trk.apb = window_apb(MemWindow::tracker);
-  w.trk.in_valid = out_valid && write && !queue_full;
-  w.trk.in_wg_id = pl_.wg;
-  w.trk.in_wf_id = pl_.wf;
-  w.trk.in_addr = pl_.addr;
-  w.trk.in_size = pl_.size;
-  w.trk.in_src = pl_.src;
-  const TrackerOutputs trig = trk_.eval(w.trk);
+  w.trk.in_valid = tq_h_v_;
+  const TrkWrite& t = tq_h_;  // the head register, whatever it holds
+  w.trk.in_wg_id = t.wg;
+  w.trk.in_wf_id = t.wf;
+  w.trk.in_addr = t.addr;
+  w.trk.in_size = t.size;
+  w.trk.in_src = t.src;
+  // No output of the Tracker depends on trig_ready (its in_ready counts
+  // the queue's room before the DMA table's take): one evaluation.
+  w.trk_o = trk_.eval(w.trk);
   w.dma.rst_n = in.rst_n;
   w.dma.apb = window_apb(MemWindow::dma_trigger);
-  w.dma.trig_valid = trig.trig_valid;
-  w.dma.trig_wg_id = trig.trig_wg_id;
-  w.dma.trig_wf_id = trig.trig_wf_id;
-  w.dma.trig_addr = trig.trig_addr;
+  w.dma.trig_valid = w.trk_o.trig_valid;
+  w.dma.trig_wg_id = w.trk_o.trig_wg_id;
+  w.dma.trig_wf_id = w.trk_o.trig_wf_id;
+  w.dma.trig_addr = w.trk_o.trig_addr;
   w.dma.desc_ready = in.desc_ready;
   w.dma_o = dma_.eval(w.dma);
   w.trk.trig_ready = w.dma_o.trig_ready;
-  w.trk_o = trk_.eval(w.trk);
 
-  // The request leaves the arbiter when the queue has room and, for a
-  // write, the Tracker takes it in the same cycle.
-  w.mca.out_ready = !queue_full && (!write || w.trk_o.in_ready);
+  // The request leaves the arbiter when the DRAM queue has room and, for a
+  // write, the tracking queue too (beside its waiting and refused writes),
+  // unless a refused write waits to be offered again (the queue empties,
+  // so that it is offered with nothing taken in the cycle before, which the
+  // Tracker decides exactly) and the Tracker has not found its set full.
+  const bool room = tq_l_n_ + unsigned(tq_r_v_) <= 1;
+  const bool hold = tq_waits() && !tq_sf_;
+  w.mca.out_ready = !queue_full && (!write || (room && !hold));
   w.mca_o = mca_.eval(w.mca);
   w.push = w.mca_o.out_valid && w.mca.out_ready;
+  w.tf_push = w.push && write;
   return w;
 }
 
 MemSubsystemOutputs MemSubsystem::eval(const MemSubsystemInputs& in) const {
+  return outputs(in, wires(in));
+}
+
+MemSubsystemOutputs MemSubsystem::step(const MemSubsystemInputs& in) {
   const Wires w = wires(in);
+  const MemSubsystemOutputs o = outputs(in, w);
+  edge(in, w);
+  return o;
+}
+
+void MemSubsystem::clock(const MemSubsystemInputs& in) { edge(in, wires(in)); }
+
+MemSubsystemOutputs MemSubsystem::outputs(const MemSubsystemInputs& in, const Wires& w) const {
   MemSubsystemOutputs o;
   const ApbResponse* sel = nullptr;
   switch (w.window) {
@@ -215,12 +235,46 @@ MemSubsystemOutputs MemSubsystem::eval(const MemSubsystemInputs& in) const {
   return o;
 }
 
-void MemSubsystem::clock(const MemSubsystemInputs& in) {
-  const Wires w = wires(in);
+void MemSubsystem::edge(const MemSubsystemInputs& in, const Wires& w) {
   trk_.clock(w.trk);
   dma_.clock(w.dma);
   mca_.clock(w.mca);
   nba_.clock(w.nba);
+  // The tracking queue. What may become the head, in order: the waiting
+  // writes, the refused one, the write entering now; the head leaves in
+  // every cycle (kept, in case it is refused). Contents have no reset.
+  const TrkWrite* cand[4];
+  bool cand_b[4];
+  unsigned n = 0;
+  const TrkWrite entering{pl_.wg, pl_.wf, pl_.size, pl_.src, pl_.addr};
+  if (tq_l_n_ >= 1) cand_b[n] = tq_l_b_[0], cand[n++] = &tq_l_[0];
+  if (tq_l_n_ == 2) cand_b[n] = tq_l_b_[1], cand[n++] = &tq_l_[1];
+  if (tq_r_v_) cand_b[n] = true, cand[n++] = &tq_r_;
+  if (w.tf_push) cand_b[n] = false, cand[n++] = &entering;
+  const bool was_v = tq_h_v_, was_b = tq_h_b_, waits = tq_waits();
+  const TrkWrite none{};
+  const TrkWrite next_h = n > 0 ? *cand[0] : none, next_l0 = n > 1 ? *cand[1] : none,
+                 next_l1 = n > 2 ? *cand[2] : none;
+  tq_r_ = tq_h_;
+  tq_h_ = next_h;
+  tq_l_[0] = next_l0;
+  tq_l_[1] = next_l1;
+  if (!in.rst_n) {
+    tq_h_v_ = tq_h_b_ = tq_r_v_ = tq_sf_ = false;
+    tq_l_b_[0] = tq_l_b_[1] = false;
+    tq_l_n_ = 0;
+  } else {
+    tq_r_v_ = was_v && !w.trk_o.in_ready;
+    // The Tracker found a refused write's set full: it waits for a way,
+    // which writes still to come free; cleared once no refused write is left.
+    if (was_v && was_b && w.trk_o.set_full) tq_sf_ = true;
+    else if (!waits) tq_sf_ = false;
+    tq_h_v_ = n > 0;
+    tq_h_b_ = n > 0 && cand_b[0];
+    tq_l_n_ = n > 0 ? n - 1 : 0;
+    tq_l_b_[0] = n > 1 && cand_b[1];
+    tq_l_b_[1] = n > 2 && cand_b[2];
+  }
   if (!in.rst_n) {
     head_ = count_ = 0;
     pl_ = MemRequest{};

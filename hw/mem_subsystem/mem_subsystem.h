@@ -7,8 +7,9 @@
 // communication stream (peers' remote stores and DMA updates arriving here,
 // and the DMA engine's reads of data it sends). The MCA arbiter (T3 §4.5)
 // picks one request a cycle into the DRAM command queue, whose occupancy it
-// watches; a write entering the queue is counted by the Tracker (T3
-// §4.2.1), and a request waits while the Tracker cannot take it. The
+// watches; a write entering the queue joins the tracking queue, from which
+// the Tracker (T3 §4.2.1) counts it, and a write waits while the tracking
+// queue is full. The
 // near-bank ALU executes the queue's head on the DRAM array (STORE, or ADD:
 // op-and-store, T3 §4.3) under the bank timing. The Tracker's triggers go to
 // the DMA trigger table (T3 §4.2.2), whose burst descriptors leave for the
@@ -105,11 +106,14 @@ struct MemSubsystemOutputs {
 
 class MemSubsystem {
  public:
+
   explicit MemSubsystem(const MemSubsystemParams& params);
 
   const MemSubsystemParams& params() const { return p_; }
   MemSubsystemOutputs eval(const MemSubsystemInputs& in) const;
   void clock(const MemSubsystemInputs& in);
+  // eval() then clock() on the same inputs, the wires worked out once.
+  MemSubsystemOutputs step(const MemSubsystemInputs& in);
 
   // Register accesses from a TLM-2.0 target (hw/common/reg_target.h),
   // decoded by window as the APB port does, over all four windows.
@@ -140,8 +144,11 @@ class MemSubsystem {
     NearBankAluOutputs nba_o;
     unsigned window;
     bool push, pop;
+    bool tf_push;  // a write into the tracking queue
   };
   Wires wires(const MemSubsystemInputs& in) const;
+  MemSubsystemOutputs outputs(const MemSubsystemInputs& in, const Wires& w) const;
+  void edge(const MemSubsystemInputs& in, const Wires& w);
   Cmd command(const MemRequest& r) const;
 
   MemSubsystemParams p_;
@@ -152,6 +159,19 @@ class MemSubsystem {
   std::vector<Cmd> queue_;  // circular
   unsigned head_ = 0, count_ = 0;
   MemRequest pl_;  // the request in the MCA arbiter's output register
+  // The tracking queue (rtl tq_*): what the Tracker reads of a write; the
+  // head (offered to the Tracker, leaves in every cycle), the waiting
+  // writes, the head of the last cycle (offered again if refused); b: the
+  // write was refused once.
+  struct TrkWrite {
+    uint32_t wg = 0, wf = 0, size = 0, src = 0;
+    uint64_t addr = 0;
+  };
+  TrkWrite tq_h_, tq_l_[2], tq_r_;
+  bool tq_h_v_ = false, tq_h_b_ = false, tq_r_v_ = false, tq_sf_ = false;
+  bool tq_l_b_[2] = {};
+  unsigned tq_l_n_ = 0;
+  bool tq_waits() const { return tq_r_v_ || (tq_h_v_ && tq_h_b_) || tq_l_b_[0] || tq_l_b_[1]; }
 };
 
 }  // namespace t3

@@ -127,9 +127,18 @@ inline void RegBlock<NearBankAluGlue>::clock(const NearBankAluInputs& in) {
     return;
   }
   if (in.apb.access() && in.apb.pwrite) rf_.write(in.apb.paddr, in.apb.pwdata, in.apb.pstrb, h.busy);
-  regs_set_events<Map>(rf_, h);
+  Regs::set_events(rf_, h);
   rf_.clock();
   refresh();
+}
+
+// Its step(): eval() then clock(), the two above (the generic one would copy
+// the data pins into the core's inputs).
+template <>
+inline NearBankAluOutputs RegBlock<NearBankAluGlue>::step(const NearBankAluInputs& in) {
+  const NearBankAluOutputs o = eval(in);
+  clock(in);
+  return o;
 }
 
 }  // namespace t3

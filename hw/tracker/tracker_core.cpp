@@ -9,6 +9,9 @@ namespace t3 {
 
 unsigned TrackerParams::set_w() const { return clog2(sets); }
 unsigned TrackerParams::live_w() const { return clog2(uint64_t(entries()) + 1); }
+unsigned TrackerParams::own_wf_n() const {
+  return wf_id_w < 7 && (1u << wf_id_w) < ways ? 1u << wf_id_w : ways;
+}
 
 void TrackerParams::validate() const {
   validate_param_ranges(*this, "tracker");
@@ -63,8 +66,12 @@ TrackerCore::TrackerCore(const TrackerParams& params) : p_(params) {
   upe_mask_ = low_mask(p_.upe_w);
   stat_mask_ = low_mask(p_.stat_w);
   ways_mask_ = low_mask(p_.ways);
-  rows_.assign(p_.ways, Mem<Row>(p_.sets));
+  rows_.assign(size_t(p_.sets) * p_.ways, Row{});
   valid_.assign(p_.sets, 0);
+  own_wg_.assign(p_.sets, 0);
+  own_wf_.assign(p_.sets, 0);
+  own_wf_n_ = p_.own_wf_n();
+  set_w_ = p_.set_w();
 }
 
 uint64_t TrackerCore::threshold_of(const TrackerConfig& c) const {
@@ -73,24 +80,30 @@ uint64_t TrackerCore::threshold_of(const TrackerConfig& c) const {
 
 // The P stage of rtl/tracker_core.sv (its first always_comb blocks),
 // including its truncation of every input to the port width.
-TrackerCore::Decision TrackerCore::decide(const TrackerCoreInputs& in) const {
-  Decision d{};
+const TrackerCore::Decision& TrackerCore::decide(const TrackerCoreInputs& in) const {
+  // eval() and then clock() of one cycle decide on the same inputs: the
+  // decision is kept until the state (apply) or these inputs change.
+  if (dc_valid_ && dc_in_.in_valid == in.in_valid && dc_in_.in_wg_id == in.in_wg_id &&
+      dc_in_.in_wf_id == in.in_wf_id && dc_in_.in_addr == in.in_addr &&
+      dc_in_.in_size == in.in_size && dc_in_.trig_ready == in.trig_ready)
+    return dc_;
+  // Written in place: a struct built on the stack and copied whole stalls
+  // on its partly written words (store forwarding).
+  Decision& d = dc_;
   // The configuration register (C): the register block's values of the last
   // cycle and the verdict on them.
-  const uint64_t base = cfg_q_.base & addr_mask_;
-  const uint64_t limit = cfg_q_.limit & addr_mask_;
-  d.cfg_error = cfg_q_.enable && fault_q_;
-  const bool tracking = cfg_q_.enable && !fault_q_;
+  d.cfg_error = en_q_ && fault_q_;
+  const bool tracking = en_q_ && !fault_q_;
 
   const uint64_t addr = in.in_addr & addr_mask_;
   const uint32_t wg = uint32_t(in.in_wg_id & wg_mask_);
   const uint32_t wf = uint32_t(in.in_wf_id & wf_mask_);
   d.size = uint32_t(in.in_size & cnt_mask_);
   d.set = wg & (p_.sets - 1);
-  d.tag = ((wg >> p_.set_w()) << p_.wf_id_w) | wf;
-  d.tile = uint32_t(cfg_q_.tile_size & cnt_mask_);
-  d.upe = uint32_t(cfg_q_.updates_per_elem & upe_mask_);
-  d.tracked = in.in_valid && tracking && addr >= base && addr < limit;
+  d.tag = ((wg >> set_w_) << p_.wf_id_w) | wf;
+  d.tile = tile_q_;
+  d.upe = upe_q_;
+  d.tracked = in.in_valid && tracking && addr >= base_q_ && addr < limit_q_;
 
   // The set's valid bits after the edge (wb's change lands at it).
   uint64_t vset = valid_[d.set];
@@ -101,14 +114,20 @@ TrackerCore::Decision TrackerCore::decide(const TrackerCoreInputs& in) const {
   const bool s1_other = s1_.acc && s1_.set == d.set && s1_.tag != d.tag;
   // A known tile keeps its way through the writes in flight, unless the one
   // in WB (not yet in the list) completes it.
+  const uint64_t key = known_key(d.set, d.tag);
   bool known = false;
-  for (const Known& k : kn_) known |= k.valid && k.set == d.set && k.tag == d.tag;
+  for (unsigned k = 0; k < kKnown; ++k) known |= kn_key_[k] == key;
+  // Or its set's owner summary says so: the write's WG owns the set and its
+  // WF's tile is live there.
+  known |= wf < own_wf_n_ && (own_wf_[d.set] >> wf & 1) && own_wg_[d.set] == (wg >> set_w_);
   if (wb_.push && wb_.set == d.set && wb_.row.tag == d.tag) known = false;
   const bool way_ok = known || (s1_other ? (free & (free - 1)) != 0 : free != 0);
   // The output queue after this edge, then room for the triggers of the
-  // write in S1 and of this one, as if the consumer took none.
+  // write in S1 and of this one. The consumer's take in this cycle is not
+  // counted: in_ready does not depend on trig_ready (no path from the
+  // consumer through the Tracker to its producer).
   d.pop = tq_cnt_ != 0 && in.trig_ready;
-  const unsigned q_next = tq_cnt_ - unsigned(d.pop) + unsigned(wb_.push);
+  const unsigned q_next = tq_cnt_ + unsigned(wb_.push);
   const bool out_ok = q_next + unsigned(s1_.acc) < kTrigQueue;
   const bool out_room = q_next < kTrigQueue;
   const bool fast = way_ok && out_ok;
@@ -122,45 +141,39 @@ TrackerCore::Decision TrackerCore::decide(const TrackerCoreInputs& in) const {
   d.in_ready = !d.tracked || fast || slow;
   d.set_full = d.tracked && lk_match && !lk_.fire && !lk_.hit && !lk_.free;
   d.accept = d.tracked && d.in_ready;
+  dc_in_ = in;
+  dc_valid_ = true;
   return d;
 }
 
-// The S1 stage: the rows read at the last edge, each way as it is after this
-// edge (lw's write landed at the last one, wb's lands at this one).
+// The S1 stage, on the rows and valid bits as they are after this edge:
+// apply() has landed wb's write before it looks up. The RTL reads the rows a
+// cycle earlier (t3_mem) and forwards the two writes not yet in them (wb,
+// and lw, written at the edge of its read); the words are the same, and the
+// co-simulation compares every pin every cycle. The model reads its array
+// directly: a copy of every way's row a cycle was its main cost.
 TrackerCore::S1Result TrackerCore::lookup() const {
   S1Result r{};
-  r.new_addr = s1_.addr;
+  const uint64_t v = valid_[s1_.set];
+  const Row* row = &rows_[size_t(s1_.set) * p_.ways];
   uint32_t old_cnt = 0;
   uint64_t old_addr = s1_.addr;
-  bool hit_seen = false, free_seen = false;
-  unsigned hit_way = 0, free_way = 0;
-  for (unsigned w = 0; w < p_.ways; ++w) {
-    bool v = (s1_.vset >> w) & 1;
-    Row row = rows_[w].rdata();
-    if (lw_.chg && lw_.set == s1_.set && lw_.way == w) {
-      v = lw_.vnew;
-      row = lw_.row;
-    }
-    if (wb_.chg && wb_.set == s1_.set && wb_.way == w) {
-      v = wb_.vnew;
-      row = wb_.row;
-    }
-    if (v && row.tag == s1_.tag && !hit_seen) {
-      hit_seen = true;
-      hit_way = w;
-      old_cnt = row.cnt;
-      old_addr = row.addr;
-    }
-    if (!v && !free_seen) {
-      free_seen = true;
-      free_way = w;
+  // The lowest valid way of the tile (a tile holds one way at most).
+  for (uint64_t m = v; m != 0; m &= m - 1) {
+    const unsigned w = unsigned(__builtin_ctzll(m));
+    if (row[w].tag == s1_.tag) {
+      r.hit = true;
+      r.way = w;
+      old_cnt = row[w].cnt;
+      old_addr = row[w].addr;
+      break;
     }
   }
-  r.hit = hit_seen;
-  r.has_free = free_seen;
-  r.way = hit_seen ? hit_way : free_way;
+  const uint64_t free = ~v & ways_mask_;
+  r.has_free = free != 0;
+  if (!r.hit) r.way = r.has_free ? unsigned(__builtin_ctzll(free)) : 0;
   // count + size >= threshold, as the RTL computes it: count >= threshold - size.
-  r.fire = hit_seen ? (s1_.done || old_cnt >= s1_.rem) : s1_.done;
+  r.fire = r.hit ? (s1_.done || old_cnt >= s1_.rem) : s1_.done;
   r.sum = uint32_t((old_cnt + s1_.size) & cnt_mask_);
   r.new_addr = s1_.addr < old_addr ? s1_.addr : old_addr;
   return r;
@@ -173,7 +186,7 @@ TrackerCoreOutputs TrackerCore::eval(const TrackerCoreInputs& in) const {
 void TrackerCore::clock(const TrackerCoreInputs& in) { apply(in, decide(in)); }
 
 TrackerCoreOutputs TrackerCore::step(const TrackerCoreInputs& in) {
-  const Decision d = decide(in);
+  const Decision& d = decide(in);
   const TrackerCoreOutputs o = in.rst_n ? outputs(d) : TrackerCoreOutputs{};
   apply(in, d);
   return o;
@@ -201,15 +214,18 @@ TrackerCoreOutputs TrackerCore::outputs(const Decision& d) const {
 }
 
 void TrackerCore::apply(const TrackerCoreInputs& in, const Decision& d) {
-  // Everything from the state before the edge.
-  const S1Result r = lookup();
-  const uint64_t vset_pre = valid_[d.set];
+  dc_valid_ = false;
   const bool rst = !in.rst_n;
-  // The rows (no reset): wb's write (not at a reset edge), every presented
-  // write's read.
-  for (unsigned w = 0; w < p_.ways; ++w)
-    rows_[w].clock(!rst && wb_.chg && wb_.vnew && wb_.way == w, wb_.set, wb_.row, in.in_valid,
-                   d.set);
+  // WB: wb's row lands (the rows have no reset, and a reset edge writes
+  // none), then its valid bit; S1 looks its write up in the result (the
+  // lookup's result is used by an accepted write and by a refused one's
+  // lookup register, both of a write presented in the last cycle).
+  if (!rst && wb_.chg) {
+    if (wb_.vnew) rows_[size_t(wb_.set) * p_.ways + wb_.way] = wb_.row;
+    uint64_t& v = valid_[wb_.set];
+    v = (v & ~(uint64_t{1} << wb_.way)) | (uint64_t(wb_.vnew) << wb_.way);
+  }
+  const S1Result r = s1_.valid && !rst ? lookup() : S1Result{};
   // The output queue's slots have no reset either.
   if (wb_.push) tq_[(tq_head_ + tq_cnt_) % kTrigQueue] = wb_.trig;
 
@@ -221,11 +237,7 @@ void TrackerCore::apply(const TrackerCoreInputs& in, const Decision& d) {
     stat_updates_ = stat_triggers_ = stat_stalls_ = stat_untracked_ = 0;
     inc_upd_ = inc_stall_ = inc_untr_ = false;
   } else {
-    // WB: the valid bit, the live count, the trigger queue, the counters.
-    if (wb_.chg) {
-      uint64_t& v = valid_[wb_.set];
-      v = (v & ~(uint64_t{1} << wb_.way)) | (uint64_t(wb_.vnew) << wb_.way);
-    }
+    // WB: the live count, the trigger queue, the counters.
     if (wb_.valid && wb_.alloc) ++live_;
     if (wb_.valid && wb_.free) --live_;
     if (d.pop) tq_head_ = (tq_head_ + 1) % kTrigQueue;
@@ -240,33 +252,44 @@ void TrackerCore::apply(const TrackerCoreInputs& in, const Decision& d) {
     inc_untr_ = in.in_valid && !d.tracked;
   }
 
-  // The known live tiles, at WB (no reset on their set and tag): a write
-  // that fires forgets its tile, one that does not makes it known.
-  bool kn_hit[kKnown], any_kn_hit = false;
-  for (unsigned k = 0; k < kKnown; ++k) {
-    kn_hit[k] = kn_[k].valid && kn_[k].set == wb_.set && kn_[k].tag == wb_.row.tag;
-    any_kn_hit |= kn_hit[k];
-  }
-  if (wb_.valid && !wb_.push && !any_kn_hit) {
-    kn_[kn_rr_].set = wb_.set;
-    kn_[kn_rr_].tag = wb_.row.tag;
-  }
+  // The known live tiles, at WB: a write that fires forgets its tile, one
+  // that does not makes it known (round-robin replacement).
   if (rst) {
-    for (Known& k : kn_) k.valid = false;
+    for (uint64_t& k : kn_key_) k = 0;
     kn_rr_ = 0;
   } else if (wb_.valid) {
-    if (wb_.push) {
-      for (unsigned k = 0; k < kKnown; ++k)
-        if (kn_hit[k]) kn_[k].valid = false;
-    } else if (!any_kn_hit) {
-      kn_[kn_rr_].valid = true;
+    const uint64_t key = known_key(wb_.set, wb_.row.tag);
+    bool any = false;
+    for (unsigned k = 0; k < kKnown; ++k) {
+      const bool hit = kn_key_[k] == key;
+      any |= hit;
+      if (hit && wb_.push) kn_key_[k] = 0;
+    }
+    if (!wb_.push && !any) {
+      kn_key_[kn_rr_] = key;
       kn_rr_ = (kn_rr_ + 1) % kKnown;
     }
   }
 
-  // lw: the write landing at this edge; lk: the lookup of a refused write.
-  lw_ = static_cast<const WayWrite&>(wb_);
-  lw_.chg = !rst && wb_.chg;
+  // The set's owner summary, at WB: a tile of the owner that takes a way
+  // sets its WF's bit, one that frees its way clears it; the first tile
+  // into a set whose owner has no live tile makes its WG the owner.
+  if (rst) {
+    std::fill(own_wf_.begin(), own_wf_.end(), 0);
+  } else if (wb_.valid && (wb_.alloc || wb_.free)) {
+    const uint32_t m = wb_.row.tag >> p_.wf_id_w, f = wb_.row.tag & uint32_t(wf_mask_);
+    const uint64_t bit = f < own_wf_n_ ? uint64_t{1} << f : 0;
+    uint32_t& own = own_wg_[wb_.set];
+    uint64_t& wfs = own_wf_[wb_.set];
+    if (wb_.alloc && wfs == 0) {
+      own = m;
+      wfs = bit;
+    } else if (own == m) {
+      wfs = wb_.alloc ? wfs | bit : wfs & ~bit;
+    }
+  }
+
+  // lk: the lookup of a refused write.
   lk_.set = s1_.set;
   lk_.tag = s1_.tag;
   lk_.size = s1_.size;
@@ -277,42 +300,53 @@ void TrackerCore::apply(const TrackerCoreInputs& in, const Decision& d) {
   lk_.free = r.has_free;
   lk_.valid = !rst && s1_.valid && !s1_.acc;
 
-  // S1 -> WB.
-  Wb nwb;
-  nwb.valid = !rst && s1_.acc;
-  nwb.chg = !rst && s1_.acc && (r.hit || !r.fire);
-  nwb.push = !rst && s1_.acc && r.fire;
-  nwb.vnew = !r.fire;
-  nwb.alloc = !r.hit && !r.fire;
-  nwb.free = r.hit && r.fire;
-  nwb.set = s1_.set;
-  nwb.way = r.way;
-  nwb.row = Row{s1_.tag, r.new_addr, r.sum};
-  nwb.trig = Trig{s1_.wg, s1_.wf, r.new_addr};
-  wb_ = nwb;
+  // S1 -> WB, field by field in place (a whole-struct copy of one built on
+  // the stack stalls on store forwarding).
+  wb_.valid = !rst && s1_.acc;
+  wb_.chg = !rst && s1_.acc && (r.hit || !r.fire);
+  wb_.push = !rst && s1_.acc && r.fire;
+  wb_.vnew = !r.fire;
+  wb_.alloc = !r.hit && !r.fire;
+  wb_.free = r.hit && r.fire;
+  wb_.set = s1_.set;
+  wb_.way = r.way;
+  wb_.row.tag = s1_.tag;
+  wb_.row.addr = r.new_addr;
+  wb_.row.cnt = r.sum;
+  wb_.trig.wg = s1_.wg;
+  wb_.trig.wf = s1_.wf;
+  wb_.trig.addr = r.new_addr;
 
   // P -> S1: every presented write, for its lookup.
-  S1 ns;
-  ns.valid = !rst && d.tracked;
-  ns.acc = !rst && d.accept;
-  ns.set = d.set;
-  ns.tag = d.tag;
-  ns.wg = uint32_t(in.in_wg_id & wg_mask_);
-  ns.wf = uint32_t(in.in_wf_id & wf_mask_);
-  ns.addr = in.in_addr & addr_mask_;
-  ns.size = d.size;
-  ns.rem = (thr_ - d.size) & uint32_t(cnt_mask_);
-  ns.done = d.size >= thr_;
-  ns.tile = d.tile;
-  ns.upe = d.upe;
-  ns.vset = vset_pre;
-  s1_ = ns;
+  s1_.valid = !rst && d.tracked;
+  s1_.acc = !rst && d.accept;
+  s1_.set = d.set;
+  s1_.tag = d.tag;
+  s1_.wg = uint32_t(in.in_wg_id & wg_mask_);
+  s1_.wf = uint32_t(in.in_wf_id & wf_mask_);
+  s1_.addr = in.in_addr & addr_mask_;
+  s1_.size = d.size;
+  s1_.rem = (thr_ - d.size) & uint32_t(cnt_mask_);
+  s1_.done = d.size >= thr_;
+  s1_.tile = d.tile;
+  s1_.upe = d.upe;
 
-  // The configuration register, every edge (reset included).
-  cfg_q_ = in.cfg;
-  if (rst) cfg_q_.enable = false;  // a reset edge sees the registers from before it
-  fault_q_ = in.cfg.fault(p_) != TrackerFault::none;
-  thr_ = uint32_t(threshold_of(in.cfg) & cnt_mask_);
+  // The configuration register, every edge (reset included): the enable
+  // (a reset edge sees the registers from before it, and clears it), the
+  // fields as P reads them, the verdict and the threshold. The model
+  // recomputes the derived values only when a field changes (they seldom do).
+  en_q_ = !rst && in.cfg.enable;
+  if (!cfg_seen_ || in.cfg.base != cfg_in_.base || in.cfg.limit != cfg_in_.limit ||
+      in.cfg.tile_size != cfg_in_.tile_size || in.cfg.updates_per_elem != cfg_in_.updates_per_elem) {
+    cfg_in_ = in.cfg;
+    cfg_seen_ = true;
+    fault_q_ = in.cfg.fault(p_) != TrackerFault::none;
+    thr_ = uint32_t(threshold_of(in.cfg) & cnt_mask_);
+    base_q_ = in.cfg.base & addr_mask_;
+    limit_q_ = in.cfg.limit & addr_mask_;
+    tile_q_ = uint32_t(in.cfg.tile_size & cnt_mask_);
+    upe_q_ = uint32_t(in.cfg.updates_per_elem & upe_mask_);
+  }
 }
 
 }  // namespace t3

@@ -9,11 +9,12 @@
 // the RTL parameter names in lower case (sets = SETS, ways = WAYS, ...).
 //
 // The pipeline is the RTL's (docs/blocks/tracker.md, "Pipeline"): P decides
-// in_ready from state in flops and reads the set's rows (one t3::Mem per
-// way, read latency one cycle); S1 looks the write up in them, forwarded
-// from the two writes not yet in them; WB writes the row and the valid bit,
-// pushes the trigger into the output queue and moves live. A write's
-// trigger is on trig_valid_o two cycles later than in the one-cycle Tracker.
+// in_ready from state in flops; S1 looks the write up in its set's rows as
+// they are after WB's write lands (the RTL reads them a cycle earlier from
+// t3_mem and forwards the two writes not yet in them: the same words); WB
+// writes the row and the valid bit, pushes the trigger into the output
+// queue and moves live. A write's trigger is on trig_valid_o two cycles
+// later than in the one-cycle Tracker.
 // The configuration is registered before P: the core sees a register write
 // one cycle later than the register block holds it.
 #pragma once
@@ -37,6 +38,9 @@ struct TrackerParams {
   unsigned tag_w() const { return wg_id_w - set_w() + wf_id_w; }
   unsigned entries() const { return sets * ways; }
   unsigned live_w() const;
+  // WF ids the per-set owner summary covers: min(2^WF_ID_W, WAYS) (a set
+  // holds at most WAYS tiles of one WG).
+  unsigned own_wf_n() const;
   // Storage bits: valid + tag + start address + counter per entry.
   uint64_t storage_bits() const { return uint64_t(entries()) * (1 + tag_w() + addr_w + cnt_w); }
 
@@ -121,7 +125,7 @@ class TrackerCore {
 
  // Triggers the output queue holds (the RTL's TQ_N): room for the triggers
   // of the writes in flight while the consumer waits.
-  static constexpr unsigned kTrigQueue = 4;
+  static constexpr unsigned kTrigQueue = 6;
   // Tiles known to hold a way (the RTL's KN_N), from the writes WB wrote.
   static constexpr unsigned kKnown = 8;
 
@@ -144,9 +148,8 @@ class TrackerCore {
     uint32_t rem = 0;        // threshold - size (mod 2^CNT_W)
     bool done = false;       // size >= threshold
     uint64_t addr = 0;
-    uint64_t vset = 0;
   };
-  // A way's change (rtl wb_*_q; lw_*_q is the one written at the last edge).
+  // A way's change (rtl wb_*_q).
   struct WayWrite {
     bool chg = false, vnew = false;
     unsigned set = 0, way = 0;
@@ -174,7 +177,8 @@ class TrackerCore {
     uint32_t sum;
     uint64_t new_addr;
   };
-  Decision decide(const TrackerCoreInputs& in) const;
+  // The reference stays valid until the next decide() on other inputs.
+  const Decision& decide(const TrackerCoreInputs& in) const;
   uint64_t threshold_of(const TrackerConfig& c) const;
   S1Result lookup() const;
   TrackerCoreOutputs outputs(const Decision& d) const;
@@ -182,30 +186,50 @@ class TrackerCore {
 
   TrackerParams p_;
   uint64_t addr_mask_, wg_mask_, wf_mask_, cnt_mask_, upe_mask_, stat_mask_, ways_mask_;
-  std::vector<Mem<Row>> rows_;      // one per way, sets words
+  // The rows (rtl: one t3_mem per way), set s way w at s * ways + w: a
+  // set's ways side by side, as S1 reads them.
+  std::vector<Row> rows_;
   std::vector<uint64_t> valid_;     // per set, a bit per way
   // The configuration register (rtl cfg_en_q, base_q, ..., fault_q, thr_q):
   // the core works on the register block's values of the last cycle.
-  TrackerConfig cfg_q_;
+  bool en_q_ = false;
   bool fault_q_ = false;
   uint32_t thr_ = 0;
   S1 s1_;
   Wb wb_;
-  WayWrite lw_;
   Lookup lk_;
-  struct Known {
-    bool valid = false;
-    unsigned set = 0;
-    uint32_t tag = 0;
-  };
-  Known kn_[kKnown];
+  // The known tiles (rtl kn_q, kn_set_q, kn_tag_q): valid, set and tag as
+  // one key (0: not valid), compared whole.
+  static uint64_t known_key(unsigned set, uint32_t tag) {
+    return uint64_t{1} << 63 | uint64_t(set) << 47 | tag;
+  }
+  uint64_t kn_key_[kKnown] = {};
   unsigned kn_rr_ = 0;
+  // Each set's owner summary (rtl own_wg_q, own_wf_q): the WG-id MSBs of
+  // the set's owner and a bit per WF id (below own_wf_n_) of its tiles live
+  // in the set. A set bit means that tile holds a way.
+  std::vector<uint32_t> own_wg_;
+  std::vector<uint64_t> own_wf_;
+  unsigned own_wf_n_ = 0;
   Trig tq_[kTrigQueue];
   unsigned tq_head_ = 0, tq_cnt_ = 0;
   uint32_t stat_updates_ = 0, stat_triggers_ = 0, stat_stalls_ = 0, stat_untracked_ = 0;
   // What P decided, counted at the next edge (rtl inc_*_q).
   bool inc_upd_ = false, inc_stall_ = false, inc_untr_ = false;
   uint32_t live_ = 0;
+  // The model's own caches (no hardware): the last decision and its inputs;
+  // the verdict on the last configuration fields seen.
+  mutable Decision dc_{};
+  mutable TrackerDataIn dc_in_{};
+  mutable bool dc_valid_ = false;
+  // The register's other fields as P reads them (rtl base_q, limit_q,
+  // tile_q, upe_q), log2(sets), and the fields they were made from (the
+  // model's own: to see a change).
+  uint64_t base_q_ = 0, limit_q_ = 0;
+  uint32_t tile_q_ = 0, upe_q_ = 0;
+  unsigned set_w_ = 0;
+  TrackerConfig cfg_in_;
+  bool cfg_seen_ = false;
 };
 
 }  // namespace t3

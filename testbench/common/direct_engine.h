@@ -99,14 +99,13 @@ class DirectEngine final : public Engine<Block> {
   explicit DirectEngine(const Params& p) : model_(p), rtl_(p) {}
 
   const char* name() const override { return "direct"; }
+  // The model's edge is taken with its outputs (step(): one evaluation a
+  // cycle); edge() follows settle() with the same inputs.
   void settle(const Inputs& in, Outputs& model, Outputs& rtl) override {
-    model = model_.eval(in);
+    model = model_.step(in);
     rtl_.settle(in, rtl);
   }
-  void edge(const Inputs& in) override {
-    model_.clock(in);
-    rtl_.edge();
-  }
+  void edge(const Inputs&) override { rtl_.edge(); }
 
  private:
   typename Block::Model model_;

@@ -40,6 +40,7 @@ class Bench {
 
   Cosim<MemSubsystemBlock>& cosim() { return c_; }
   MemSubsystemScoreboard& sb() { return sb_; }
+  MemSubsystemHarness& harness() { return h_; }
   const t3_ctx& ctx() const { return ctx_; }
 
   // One cycle (mem_subsystem_harness.h), its compare and scoreboard as
@@ -180,6 +181,13 @@ TEST(MemSubsystemCosim, RingReduceScatterOfGpu0SendsEveryTileOnce) {
   EXPECT_EQ(b.access({false, kWin.tracker + T3_TRACKER_A_STAT_TRIGGERS, 0, 0}).rdata,
             uint32_t(b.sb().tiles_completed() & low_mask(params().stat_w)));
   EXPECT_EQ(b.access({false, kWin.dma_trigger + T3_DMA_TRIGGER_A_STAT_MISS, 0, 0}).rdata, 0u);
+  // The arbiter's grants by stream, against the requests the traffic saw
+  // taken on each port (the streams reach the arbiter's own ports).
+  const uint64_t stat = low_mask(params().stat_w);
+  EXPECT_EQ(b.access({false, kWin.mca_arbiter + T3_MCA_ARBITER_A_STAT_GRANTS_CMP, 0, 0}).rdata,
+            uint32_t((s.local_writes() + s.other()) & stat));
+  EXPECT_EQ(b.access({false, kWin.mca_arbiter + T3_MCA_ARBITER_A_STAT_GRANTS_COM, 0, 0}).rdata,
+            uint32_t((s.peer_writes() + s.dma_reads()) & stat));
 }
 
 TEST(MemSubsystemCosim, EveryCollectiveOnEveryGpu) {
@@ -214,6 +222,46 @@ TEST(MemSubsystemCosim, RegisterWindows) {
   EXPECT_EQ(b.access({false, kWin.tracker + T3_TRACKER_A_BASE_LO, 0, 0}).rdata, 0x1230u);
   EXPECT_TRUE(b.access({false, kWin.dma_trigger + 2, 0, 0}).err);  // not a word
   EXPECT_TRUE(b.access({false, kWin.near_bank_alu + 0xFFC, 0, 0}).err);  // no register there
+  // Every window that holds no block, at its first and last word and an
+  // odd address in between: refused, reads 0, and a write changes nothing.
+  for (uint32_t w = kMemWindows; w < 16; ++w)
+    for (uint32_t off : {0x000u, 0x7FDu, 0xFFCu}) {
+      const uint32_t a = w << 12 | off;
+      const ApbDone r = b.access({false, a, 0, 0});
+      EXPECT_TRUE(r.err) << "read 0x" << std::hex << a;
+      EXPECT_EQ(r.rdata, 0u) << "read 0x" << std::hex << a;
+      EXPECT_TRUE(b.access({true, a, 0xFFFFFFFF, 0xF}).err) << "write 0x" << std::hex << a;
+    }
+  EXPECT_EQ(b.access({false, kWin.tracker + T3_TRACKER_A_BASE_LO, 0, 0}).rdata, 0x1230u);
+  // In each block's window: the first offset past its registers and the
+  // last word.
+  for (uint32_t w = 0; w < kMemWindows; ++w) {
+    const MemWindowMap& m = mem_window_map(w);
+    for (uint32_t off : {m.info[m.count - 1].offset + 4, 0xFFCu})
+      EXPECT_TRUE(b.access({false, w << 12 | off, 0, 0}).err) << "window " << w << " offset 0x"
+                                                              << std::hex << off;
+  }
+}
+
+// One interrupt line, the OR of the four blocks': each block's INTR_TEST
+// raises it alone (enabled), its INTR_STATE clear drops it.
+TEST(MemSubsystemCosim, EachBlocksInterruptReachesTheLine) {
+  Bench b(test_options().seed);
+  b.sb().expect_no_interrupt(false);
+  const uint32_t windows[] = {kWin.tracker, kWin.dma_trigger, kWin.mca_arbiter, kWin.near_bank_alu};
+  for (uint32_t w : windows) {
+    SCOPED_TRACE("window 0x" + std::to_string(w));
+    // Every block's window starts with INTR_STATE, INTR_ENABLE, INTR_TEST.
+    b.access({true, w + 0x4, 1, 0xF});
+    b.access({true, w + 0x8, 1, 0xF});
+    for (int i = 0; i < 3; ++i) b.cycle();
+    EXPECT_TRUE(b.cosim().out().intr);
+    b.access({true, w + 0x0, 1, 0xF});  // W1C
+    b.access({true, w + 0x4, 0, 0xF});
+    for (int i = 0; i < 3; ++i) b.cycle();
+    EXPECT_FALSE(b.cosim().out().intr);
+  }
+  b.sb().expect_no_interrupt(true);
 }
 
 // A second collective programmed over the first, without a reset: the
@@ -252,6 +300,8 @@ TEST(MemSubsystemCosim, ConstrainedRandom) {
   const uint64_t cycles = opt.cycles ? opt.cycles : T3_RANDOM_CYCLES;
   std::mt19937_64 rng(opt.seed);
   Bench b(opt.seed);
+  MemRegTraffic regs(opt.seed + 11, 0.02);
+  b.harness().set_reg_traffic(&regs);
   uint64_t phases = 0, resets = 0, tiles = 0, sent = 0, reads = 0, writes = 0;
   bool seen[4] = {};
   const uint64_t start = b.cosim().cycles();
@@ -299,6 +349,9 @@ TEST(MemSubsystemCosim, ConstrainedRandom) {
   EXPECT_GT(sent, 100u);
   EXPECT_GT(reads, 1000u);
   EXPECT_EQ(b.max_occupancy(), params().queue_depth) << "the DRAM queue never filled";
+  std::printf("registers: %s\n", regs.describe().c_str());
+  EXPECT_TRUE(regs.every_class_reached()) << "an unmapped address class was never refused: "
+                                          << regs.describe();
 }
 
 }  // namespace

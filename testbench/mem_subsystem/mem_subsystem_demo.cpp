@@ -113,29 +113,10 @@ int sc_main(int argc, char** argv) {
 
   // The GEMM's output on this GPU, and where the collective's buffer lies on
   // every GPU (T3 Fig. 11: the same shape).
-  MemPhase ph;
-  ph.coll = coll;
-  ph.gpu = gpu;
-  ph.gpus = gpus;
-  t3_buffer& b = ph.buf;
-  b.addr = 0x100000;
-  b.m = m;
-  b.n = n;
-  b.elem_bytes = 2;
-  b.wg_rows = 64;
-  b.wg_cols = 64;
-  b.wfs_per_wg = 8;  // T3 §4.2.1
-  const uint64_t bytes = uint64_t(m) * n * b.elem_bytes;
-  for (uint32_t g = 0; g < gpus; ++g)
-    ph.peer_addr.push_back(g == gpu ? (coll == Collective::all_to_all ? b.addr + bytes : b.addr)
-                                    : (uint64_t(g + 1) << 36) + b.addr);
-  ph.scratch = b.addr + 2 * bytes;
-  ph.scratch_bytes = 64 * uint64_t(p.burst_bytes);
-  ph.tiles_per_block = 1;
-  ph.burst_log2 = 6;
-  ph.mca = MemPhase::default_mca(p);
-  const uint64_t span = uint64_t(p.burst_bytes) * p.bg << p.bank_addr_w;
-  if (ph.scratch + ph.scratch_bytes > span) {
+  const MemPhase ph = MemPhase::gemm(p, coll, gpu, gpus, m, n);
+  const t3_buffer& b = ph.buf;
+  if (!ph.fits(p)) {
+    const uint64_t span = uint64_t(p.burst_bytes) * p.bg << p.bank_addr_w;
     std::fprintf(stderr, "mem_subsystem_demo: a %u x %u output does not fit the modelled DRAM (%llu "
                  "bytes); use a smaller --m or --n\n", m, n, static_cast<unsigned long long>(span));
     return 2;

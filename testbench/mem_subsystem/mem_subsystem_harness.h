@@ -14,6 +14,7 @@
 #include "bank_array.h"
 #include "common/bits.h"
 #include "cosim.h"
+#include "mem_subsystem_reg_traffic.h"
 #include "mem_subsystem_scoreboard.h"
 #include "mem_subsystem_stimulus.h"
 
@@ -40,6 +41,9 @@ class MemSubsystemHarness {
 
   // The traffic the next cycles carry; none: the ports idle, the DMA engine ready.
   void set_traffic(MemSubsystemStimulus* s) { stim_ = s; }
+  // Register traffic while there is traffic (none: the register port is the
+  // firmware's alone).
+  void set_reg_traffic(MemRegTraffic* r) { regs_ = r; }
 
   struct Cycle {
     MemSubsystemInputs in;                  // what the block saw
@@ -52,6 +56,7 @@ class MemSubsystemHarness {
   // compare and the scoreboard.
   Cycle cycle() {
     MemSubsystemInputs& in = c_.in();
+    if (regs_ && stim_) regs_->maybe_queue(apb_);
     apb_.drive(in.apb, in.rst_n);
     in.bank_rdata = bank_.rdata();
     if (stim_) {
@@ -68,6 +73,7 @@ class MemSubsystemHarness {
     if (stim_) stim_->after(r.in, out);
     bank_.after(out);
     r.apb_done = apb_.after(r.in.apb, out.apb);
+    if (regs_ && r.apb_done) regs_->count(*r.apb_done);
     return r;
   }
 
@@ -96,6 +102,7 @@ class MemSubsystemHarness {
   MemSubsystemScoreboard sb_;
   ApbMaster apb_;
   MemSubsystemStimulus* stim_ = nullptr;
+  MemRegTraffic* regs_ = nullptr;
 };
 
 }  // namespace t3::tb

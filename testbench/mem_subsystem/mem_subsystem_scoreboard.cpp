@@ -190,10 +190,36 @@ void MemSubsystemScoreboard::descriptor(const MemSubsystemOutputs& o, std::ostre
         << tile_bytes << " bytes sent; ";
 }
 
+bool MemWindowMap::holds(uint32_t offset) const {
+  for (unsigned r = 0; r < count; ++r)
+    if (info[r].offset == offset) return true;
+  return false;
+}
+
+const MemWindowMap& mem_window_map(unsigned window) {
+  static const MemWindowMap maps[kMemWindows] = {
+      {TrackerRegMap::kInfo, TrackerRegMap::kCount},
+      {DmaTriggerRegMap::kInfo, DmaTriggerRegMap::kCount},
+      {McaArbiterRegMap::kInfo, McaArbiterRegMap::kCount},
+      {NearBankAluRegMap::kInfo, NearBankAluRegMap::kCount}};
+  return maps[window];
+}
+
 std::optional<std::string> MemSubsystemScoreboard::observe(const MemSubsystemInputs& in,
                                                            const MemSubsystemOutputs& out) {
   std::ostringstream& err = complaints_.fresh();
-  if (out.intr) err << "intr_o: a block reports an error; ";
+  if (out.intr && no_intr_) err << "intr_o: a block reports an error; ";
+  if (in.apb.access()) {
+    const uint32_t window = in.apb.paddr >> 12, offset = in.apb.paddr & (kRegWindowBytes - 1);
+    const bool none = window >= kMemWindows;
+    if ((none || !mem_window_map(window).holds(offset)) && !out.apb.pslverr)
+      err << (in.apb.pwrite ? "a write to 0x" : "a read of 0x") << std::hex << in.apb.paddr
+          << std::dec << (none ? ", in no block's window," : ", where its block has no register,")
+          << " answered without PSLVERR; ";
+    if (none && !in.apb.pwrite && out.apb.prdata != 0)
+      err << "a read of 0x" << std::hex << in.apb.paddr << ", in no block's window, returned 0x"
+          << out.apb.prdata << std::dec << "; ";
+  }
   const bool cmp = in.cmp_valid && out.cmp_ready, com = in.com_valid && out.com_ready;
   if (cmp && com) err << "both streams granted in one cycle; ";
   if (cmp) {

@@ -14,7 +14,11 @@
 //     remote-mapped one, or memory outside the buffer;
 //   - every READ returns the golden burst as of its turn (so the DMA engine
 //     reads a tile only with all its updates in);
-//   - the interrupt line stays low (no block finds an error).
+//   - the interrupt line stays low (no block finds an error);
+//   - an access to an address that holds no register answers PSLVERR: any
+//     window without a block (0x4000-0xFFFF), and in a block's window an
+//     offset its register description does not name (or not a word); such
+//     an access also reads 0 where no block is.
 // It reads the outputs it is given: the co-simulation gives it the RTL's,
 // which equal the model's in every cycle or the run fails on the compare.
 #pragma once
@@ -34,6 +38,16 @@
 
 namespace t3::tb {
 
+// A block's window as its register description gives it
+// (hw/<block>/<block>_regs.yaml): window 0 the Tracker, 1 the DMA trigger
+// table, 2 the MCA arbiter, 3 the near-bank ALU.
+struct MemWindowMap {
+  const RegInfo* info;
+  unsigned count;
+  bool holds(uint32_t offset) const;  // a register at this byte offset
+};
+const MemWindowMap& mem_window_map(unsigned window);  // window < kMemWindows
+
 class MemSubsystemScoreboard {
  public:
   // golden: the DRAM contents the scoreboard starts from (read_burst(burst
@@ -46,6 +60,10 @@ class MemSubsystemScoreboard {
   // A reset of the subsystem: what was in flight is lost; the DRAM keeps
   // what was written (the golden copy restarts from the array).
   void reset();
+
+  // Whether intr_o must be low (the default: no block finds an error) or
+  // may be anything (a test raising interrupts on purpose checks it itself).
+  void expect_no_interrupt(bool on) { no_intr_ = on; }
 
   // Every cycle, from what the subsystem was given and showed.
   std::optional<std::string> observe(const MemSubsystemInputs& in, const MemSubsystemOutputs& out);
@@ -95,6 +113,7 @@ class MemSubsystemScoreboard {
   std::map<uint64_t, Wide> golden_;
   std::deque<Wide> pending_reads_;
   uint64_t completed_ = 0, sent_ = 0, descs_ = 0, reads_ = 0, writes_ = 0;
+  bool no_intr_ = true;
 };
 
 }  // namespace t3::tb

@@ -163,6 +163,37 @@ MemPhase MemPhase::random(const MemSubsystemParams& p, std::mt19937_64& rng) {
   throw std::invalid_argument("mem_subsystem: no collective fits these parameters");
 }
 
+MemPhase MemPhase::gemm(const MemSubsystemParams& p, Collective coll, uint32_t gpu, uint32_t gpus,
+                        uint32_t m, uint32_t n) {
+  MemPhase ph;
+  ph.coll = coll;
+  ph.gpu = gpu;
+  ph.gpus = gpus;
+  t3_buffer& b = ph.buf;
+  b.addr = 0x100000;
+  b.m = m;
+  b.n = n;
+  b.elem_bytes = 2;
+  b.wg_rows = 64;
+  b.wg_cols = 64;
+  b.wfs_per_wg = 8;  // T3 §4.2.1
+  const uint64_t bytes = uint64_t(m) * n * b.elem_bytes;
+  for (uint32_t g = 0; g < gpus; ++g)
+    ph.peer_addr.push_back(g == gpu ? (coll == Collective::all_to_all ? b.addr + bytes : b.addr)
+                                    : (uint64_t(g + 1) << 36) + b.addr);
+  ph.scratch = b.addr + 2 * bytes;
+  ph.scratch_bytes = 64 * uint64_t(p.burst_bytes);
+  ph.tiles_per_block = 1;
+  ph.burst_log2 = 6;
+  ph.mca = default_mca(p);
+  return ph;
+}
+
+bool MemPhase::fits(const MemSubsystemParams& p) const {
+  const uint64_t span = uint64_t(p.burst_bytes) * p.bg << p.bank_addr_w;
+  return scratch + scratch_bytes <= span;
+}
+
 // ------------------------------------------------------------------ traffic
 
 void MemSubsystemStimulus::Stream::pop() {

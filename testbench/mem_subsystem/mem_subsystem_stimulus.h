@@ -60,6 +60,15 @@ struct MemPhase {
   int map(t3_ctx& c) const;
   // A phase the driver accepts at parameters p, drawn at random.
   static MemPhase random(const MemSubsystemParams& p, std::mt19937_64& rng);
+  // The main job's (scripts/run.sh): GPU gpu of gpus during coll fused with
+  // an m x n fp16 GEMM at 0x100000 (column-major), WG tiles of 64 x 64 in 8
+  // WFs (T3 §4.2.1), one WF tile a DMA block in 64-byte bursts; the peers'
+  // buffers of the same shape at (g + 1) << 36. Whether it fits the
+  // modelled DRAM is the caller's to check (fits()).
+  static MemPhase gemm(const MemSubsystemParams& p, Collective coll, uint32_t gpu, uint32_t gpus,
+                       uint32_t m, uint32_t n);
+  // The buffers and the other traffic's region lie in the DRAM array.
+  bool fits(const MemSubsystemParams& p) const;
   std::string describe() const;
 };
 

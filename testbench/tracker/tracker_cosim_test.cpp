@@ -5,6 +5,7 @@
 // Run on either engine: --engine systemc (default) or --engine direct.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <memory>
 #include <random>
@@ -95,8 +96,10 @@ class Bench : public ApbAccess<Bench> {
   // A cycle of no data traffic, for a register access (apb_access.h).
   void apb_idle_cycle() { step(nullptr, c_.in().trig_ready); }
 
+  // The pipeline's writes reach the output queue, and the consumer (ready)
+  // takes a full queue.
   void expect_drained() {
-    idle(4);
+    idle(kLat + TrackerCore::kTrigQueue);
     const auto err = sb_->check_drained();
     EXPECT_FALSE(err.has_value()) << *err;
   }
@@ -279,6 +282,31 @@ TEST(TrackerCosim, FullSetBackPressuresThenDrains) {
   b.expect_drained();
   EXPECT_EQ(b.sb().triggers_seen(), p.ways + 1);
   EXPECT_EQ(b.cosim().out().live, 0u);
+}
+
+// A set full of one WG's WF tiles (T3 §4.2.1's layout: the set indexed by
+// the WG-id LSBs, a way per WF) takes every write to them at once, even
+// after the list of recently written tiles has forgotten them: the set's
+// owner summary knows them (the main job's full sets, docs/blocks/tracker.md).
+TEST(TrackerCosim, FullSetOfOneWgsTilesTakesItsWritesAtOnce) {
+  const TrackerParams& p = params();
+  const uint32_t tile = 4, wg = 1;
+  const uint32_t n = std::min<uint32_t>(p.ways, 1u << std::min(p.wf_id_w, 6u));
+  Bench b(ring_rs_config(tile, 1));
+  for (uint32_t wf = 0; wf < n; ++wf) EXPECT_EQ(b.send(write(wg, wf, 4 * wf, 1)), 1u) << "wf " << wf;
+  // Another tile, written in halves and completed, kKnown times: each half
+  // makes it known anew and pushes an older tile out of the list.
+  for (uint32_t k = 0; k < TrackerCore::kKnown; ++k) {
+    b.send(write(0, 0, 1024, 1));
+    b.send(write(0, 0, 1025, 3));
+  }
+  b.idle(kLat);
+  EXPECT_EQ(b.cosim().out().live, n);
+  for (uint32_t wf = 0; wf < n; ++wf)
+    for (uint32_t e = 1; e < tile; ++e)
+      EXPECT_EQ(b.send(write(wg, wf, 4 * wf + e, 1)), 1u) << "wf " << wf << " element " << e;
+  b.expect_drained();
+  EXPECT_EQ(b.sb().triggers_seen(), n + TrackerCore::kKnown);
 }
 
 // The output queue holds TrackerCore::kTrigQueue triggers: with the consumer

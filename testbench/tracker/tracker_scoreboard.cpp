@@ -121,12 +121,13 @@ bool TrackerScoreboard::needs_full_set(const TileWrite& raw) const {
   return it != entries_per_set_.end() && it->second >= p_.ways;
 }
 
-bool TrackerScoreboard::must_refuse(const TileWrite& raw, bool popping) const {
+bool TrackerScoreboard::must_refuse(const TileWrite& raw) const {
   const TileWrite w = wired(raw);
   if (!tracked(w)) return false;
   // Every trigger due, shown or still in the pipeline, needs its place in
-  // the output queue until the consumer takes it.
-  if (fires(w)) return expected_.size() - (popping ? 1 : 0) + 1 > TrackerCore::kTrigQueue;
+  // the output queue until the consumer takes it; a take in this very cycle
+  // makes room only from the next (in_ready_o does not look at trig_ready_i).
+  if (fires(w)) return expected_.size() + 1 > TrackerCore::kTrigQueue;
   return needs_full_set(w);
 }
 
@@ -144,7 +145,6 @@ std::optional<std::string> TrackerScoreboard::observe(const TrackerInputs& in,
   for (auto it = expected_.rbegin(); it != expected_.rend() && it->at > cycle_; ++it)
     --shown_completed_;
   const bool trig_shown = !expected_.empty() && expected_.front().at <= cycle_;
-  const bool popping = trig_shown && trig_ready;
   // Presented two cycles ago, refused, nothing accepted since: decided exactly.
   const uint32_t tile_now = uint32_t(cfg_.tile_size & bits(p_.cnt_w));
   const uint32_t upe_now = uint32_t(cfg_.updates_per_elem & bits(p_.upe_w));
@@ -153,7 +153,7 @@ std::optional<std::string> TrackerScoreboard::observe(const TrackerInputs& in,
   const bool decided = is_tracked && two.tracked && !two.accepted && !past_[0].accepted &&
                        two.w.wg_id == w.wg_id && two.w.wf_id == w.wf_id &&
                        two.w.size == w.size && two.tile == tile_now && two.upe == upe_now;
-  const bool refuse = in_valid && must_refuse(w, popping);
+  const bool refuse = in_valid && must_refuse(w);
   const bool set_full = decided && needs_full_set(w);
   std::ostringstream& err = complaints_.fresh();
   // Registers: this cycle's access, on the state before the edge (live

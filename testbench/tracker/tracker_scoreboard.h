@@ -14,7 +14,9 @@
 // cycle c + kLatency on (stat_updates_o, stat_stalls_o and stat_untracked_o
 // count a write from cycle c + 2); its refusal rule, on tiles alone:
 // - must refuse: a write that would need a way of a set whose ways all hold
-//   other tiles, or that completes a tile while kTrigQueue triggers are due;
+//   other tiles, or that completes a tile while kTrigQueue triggers are due
+//   (one the consumer takes in this cycle still counts: in_ready_o does not
+//   depend on trig_ready_i);
 // - must accept: any other write when it was presented (the same WG, WF,
 //   size, under the same TILE fields) two cycles before and no tracked write
 //   was accepted in those two cycles (the Tracker decides it exactly), and
@@ -86,9 +88,8 @@ class TrackerScoreboard {
   // Whether the write must be refused because it would need a way of a set
   // whose ways all hold other tiles.
   bool needs_full_set(const TileWrite& w) const;
-  // Whether the write must be refused, with `popping` the trigger taken in
-  // this cycle.
-  bool must_refuse(const TileWrite& w, bool popping) const;
+  // Whether the write must be refused.
+  bool must_refuse(const TileWrite& w) const;
 
   // Every cycle, from what the DUT was given and showed: returns an error
   // text or nothing.
