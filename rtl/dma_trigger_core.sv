@@ -202,18 +202,8 @@ module dma_trigger_core #(
     add_cs = {lo[CS_LO] ? hi1 : hi0, lo[CS_LO-1:0]};
   endfunction
 
-  // c + 1 (up) or c - 1 as gates, on 16 bits (a narrower count takes the
-  // low bits): with an adder, yosys shares the +1 and the -1 through a
-  // select on the late push/pop, in front of the carries.
-  function automatic [15:0] inc_dec(input logic [15:0] c, input logic up);
-    logic carry;
-    carry = 1'b1;
-    for (int bit_i = 0; bit_i < 16; bit_i++) begin
-      inc_dec[bit_i] = c[bit_i] ^ carry;
-      carry          = carry & (up ? c[bit_i] : !c[bit_i]);
-    end
-  endfunction
-
+  // The counts' +1 and -1: t3_util_pkg::inc_dec (gates, on 16 bits; a
+  // narrower count takes the low bits).
   // The lowest set bit of v, one-hot; and the index of a one-hot vector. Both
   // of logarithmic depth (OR trees), not a chain through every entry.
   function automatic [ENTRIES-1:0] below(input int e);  // entries 0 .. e - 1
@@ -664,8 +654,8 @@ module dma_trigger_core #(
   logic [PEND_W-1:0]  pend_q;
   always_ff @(posedge clk_i) begin
     if (!rst_ni)                        pend_q <= '0;
-    else if (push_v != '0 && !gen_pop)  pend_q <= PEND_W'(inc_dec(16'(pend_q), 1'b1));
-    else if (gen_pop && push_v == '0)   pend_q <= PEND_W'(inc_dec(16'(pend_q), 1'b0));
+    else if (push_v != '0 && !gen_pop)  pend_q <= PEND_W'(t3_util_pkg::inc_dec(16'(pend_q), 1'b1));
+    else if (gen_pop && push_v == '0)   pend_q <= PEND_W'(t3_util_pkg::inc_dec(16'(pend_q), 1'b0));
   end
 
   for (genvar e = 0; e < ENTRIES; e++) begin : g_entry
@@ -709,8 +699,8 @@ module dma_trigger_core #(
         end
         if (pop_e) e_head_q[e] <= slot_add(e_head_q[e], CNT_W'(1));
         // The count +1 and -1 from flops; the late push and pop select.
-        if (push_e && !pop_e)      e_count_q[e] <= CNT_W'(inc_dec(16'(e_count_q[e]), 1'b1));
-        else if (pop_e && !push_e) e_count_q[e] <= CNT_W'(inc_dec(16'(e_count_q[e]), 1'b0));
+        if (push_e && !pop_e)      e_count_q[e] <= CNT_W'(t3_util_pkg::inc_dec(16'(e_count_q[e]), 1'b1));
+        else if (pop_e && !push_e) e_count_q[e] <= CNT_W'(t3_util_pkg::inc_dec(16'(e_count_q[e]), 1'b0));
       end
     end
   end

@@ -114,6 +114,7 @@ module mem_subsystem #(
   output logic [OCC_W-1:0]       occupancy_o   // DRAM queue entries
 );
 
+
   if (QUEUE_DEPTH < 2 || QUEUE_DEPTH > 63) begin : g_bad_queue_depth
     $error("QUEUE_DEPTH = %0d is out of range; allowed: 2..63", QUEUE_DEPTH);
   end
@@ -136,15 +137,23 @@ module mem_subsystem #(
   end
 
   // ----------------------------------------------------------- the request
-  // The request in the MCA arbiter's output register, loaded with it when a
-  // stream's request is granted (the arbiter itself carries no payload).
-  logic [1:0]             pl_op_q, pl_fmt_q, pl_src_q;
-  logic [ADDR_W-1:0]      pl_addr_q;
-  logic [DATA_W-1:0]      pl_data_q;
-  logic [BURST_BYTES-1:0] pl_mask_q;
-  logic [WG_ID_W-1:0]     pl_wg_q;
-  logic [WF_ID_W-1:0]     pl_wf_q;
-  logic [CNT_W-1:0]       pl_size_q;
+  // The request in the MCA arbiter's output register (the arbiter itself
+  // carries no payload): both streams' requests are registered whenever
+  // that register can take one (from registers: it is empty or its request
+  // leaves), with which of them the arbiter took. So the grant, at the end
+  // of the arbiter's decision, loads one flop, not the request's 400.
+  localparam int unsigned REQ_W = 6 + ADDR_W + DATA_W + BURST_BYTES + WG_ID_W + WF_ID_W + CNT_W;
+  logic [REQ_W-1:0]       rq_cmp_q, rq_com_q;
+  logic                   rq_took_com_q, slot_free;
+  logic [1:0]             pl_op, pl_fmt, pl_src;
+  logic [ADDR_W-1:0]      pl_addr;
+  logic [DATA_W-1:0]      pl_data;
+  logic [BURST_BYTES-1:0] pl_mask;
+  logic [WG_ID_W-1:0]     pl_wg;
+  logic [WF_ID_W-1:0]     pl_wf;
+  logic [CNT_W-1:0]       pl_size;
+  assign {pl_op, pl_fmt, pl_src, pl_addr, pl_data, pl_mask, pl_wg, pl_wf, pl_size} =
+      rq_took_com_q ? rq_com_q : rq_cmp_q;
 
   // ------------------------------------------------------ the DRAM queue
   logic [1:0]             q_op_q   [QUEUE_DEPTH];
@@ -183,7 +192,7 @@ module mem_subsystem #(
   logic [3:0]             tq_c_v, tq_c_b;
   always_comb begin
     queue_full   = 32'(count_q) == QUEUE_DEPTH;
-    pl_write     = pl_op_q == OP_STORE || pl_op_q == OP_ADD;
+    pl_write     = pl_op == OP_STORE || pl_op == OP_ADD;
     // Room for the write entering now beside the waiting and the refused
     // ones (the head and two waiting: four candidates never arise).
     tq_room      = 32'(tq_l_n_q) + 32'(tq_r_v_q) <= 1;
@@ -197,8 +206,9 @@ module mem_subsystem #(
     // write, the tracking queue too: both from registers.
     mca_out_ready = !queue_full && (!pl_write || (tq_room && !tq_hold));
     push          = mca_out_valid && mca_out_ready;
+    slot_free     = !mca_out_valid || mca_out_ready;
     tf_push       = push && pl_write;
-    pl_trk        = {pl_wg_q, pl_wf_q, pl_addr_q, pl_size_q, pl_src_q};
+    pl_trk        = {pl_wg, pl_wf, pl_addr, pl_size, pl_src};
     tq_c[0] = tq_l_q[0];  tq_c_v[0] = tq_l_n_q != '0;  tq_c_b[0] = tq_l_b_q[0];
     tq_c[1] = tq_l_q[1];  tq_c_v[1] = tq_l_n_q == 2'd2; tq_c_b[1] = tq_l_b_q[1];
     tq_c[2] = tq_r_q;     tq_c_v[2] = tq_r_v_q;        tq_c_b[2] = 1'b1;
@@ -213,7 +223,7 @@ module mem_subsystem #(
   logic [2:0]      tq_p_b;
   logic [1:0]      tq_n;
   always_comb begin
-    tq_p   = '{default: '0};
+    for (int k = 0; k < 3; k++) tq_p[k] = '0;
     tq_p_b = '0;
     tq_n   = '0;
     for (int k = 0; k < 4; k++)
@@ -252,6 +262,14 @@ module mem_subsystem #(
     end
   end
 
+  logic [QIDX_W-1:0] head_inc;
+  logic [OCC_W-1:0]  count_inc, count_dec;
+  always_comb begin
+    head_inc  = 32'(head_q) == QUEUE_DEPTH - 1 ? '0 : head_q + 1'b1;
+    count_inc = OCC_W'(t3_util_pkg::inc_dec(16'(count_q), 1'b1));
+    count_dec = OCC_W'(t3_util_pkg::inc_dec(16'(count_q), 1'b0));
+  end
+
   always_comb begin
     pop           = count_q != '0 && nba_cmd_ready;
     // (head + count) mod QUEUE_DEPTH; the sum stays below twice the depth.
@@ -264,39 +282,27 @@ module mem_subsystem #(
     if (!rst_ni) begin
       head_q    <= '0;
       count_q   <= '0;
-      pl_op_q   <= '0;
-      pl_fmt_q  <= '0;
-      pl_src_q  <= '0;
-      pl_addr_q <= '0;
-      pl_data_q <= '0;
-      pl_mask_q <= '0;
-      pl_wg_q   <= '0;
-      pl_wf_q   <= '0;
-      pl_size_q <= '0;
     end else begin
-      if (pop) head_q <= 32'(head_q) == QUEUE_DEPTH - 1 ? '0 : head_q + 1'b1;
-      count_q <= count_q + OCC_W'(push) - OCC_W'(pop);
-      if (com_valid_i && mca_com_ready) begin
-        pl_op_q   <= com_op_i;
-        pl_fmt_q  <= com_fmt_i;
-        pl_src_q  <= com_src_i;
-        pl_addr_q <= com_addr_i;
-        pl_data_q <= com_data_i;
-        pl_mask_q <= com_mask_i;
-        pl_wg_q   <= com_wg_i;
-        pl_wf_q   <= com_wf_i;
-        pl_size_q <= com_size_i;
-      end else if (cmp_valid_i && mca_cmp_ready) begin
-        pl_op_q   <= cmp_op_i;
-        pl_fmt_q  <= cmp_fmt_i;
-        pl_src_q  <= 2'd0;
-        pl_addr_q <= cmp_addr_i;
-        pl_data_q <= cmp_data_i;
-        pl_mask_q <= cmp_mask_i;
-        pl_wg_q   <= cmp_wg_i;
-        pl_wf_q   <= cmp_wf_i;
-        pl_size_q <= cmp_size_i;
-      end
+      // The next head and the count one up and one down are made from
+      // registers; the near-bank ALU's readiness (pop, late) and the push
+      // only pick among them.
+      if (pop) head_q <= head_inc;
+      if (push && !pop)      count_q <= count_inc;
+      else if (pop && !push) count_q <= count_dec;
+    end
+  end
+
+  always_ff @(posedge clk_i) begin
+    if (!rst_ni) begin
+      rq_cmp_q      <= '0;
+      rq_com_q      <= '0;
+      rq_took_com_q <= 1'b0;
+    end else if (slot_free) begin
+      rq_cmp_q      <= {cmp_op_i, cmp_fmt_i, 2'd0, cmp_addr_i, cmp_data_i, cmp_mask_i, cmp_wg_i,
+                        cmp_wf_i, cmp_size_i};
+      rq_com_q      <= {com_op_i, com_fmt_i, com_src_i, com_addr_i, com_data_i, com_mask_i, com_wg_i,
+                        com_wf_i, com_size_i};
+      rq_took_com_q <= mca_com_ready;
     end
   end
 
@@ -305,12 +311,12 @@ module mem_subsystem #(
   // group k mod BG); higher address bits than the array holds alias.
   always_ff @(posedge clk_i) begin
     if (push) begin
-      q_op_q[tail]   <= pl_op_q;
-      q_fmt_q[tail]  <= pl_fmt_q;
-      q_bg_q[tail]   <= BG_W'(pl_addr_q[BURST_LOG2 +: BG_W] & BG_W'(BG - 1));
-      q_addr_q[tail] <= BANK_ADDR_W'(pl_addr_q >> (BURST_LOG2 + $clog2(BG)));
-      q_data_q[tail] <= pl_data_q;
-      q_mask_q[tail] <= pl_mask_q;
+      q_op_q[tail]   <= pl_op;
+      q_fmt_q[tail]  <= pl_fmt;
+      q_bg_q[tail]   <= BG_W'(pl_addr[BURST_LOG2 +: BG_W] & BG_W'(BG - 1));
+      q_addr_q[tail] <= BANK_ADDR_W'(pl_addr >> (BURST_LOG2 + $clog2(BG)));
+      q_data_q[tail] <= pl_data;
+      q_mask_q[tail] <= pl_mask;
     end
   end
 
@@ -391,11 +397,11 @@ module mem_subsystem #(
     prdata_o  = '0;
     pslverr_o = 1'b0;
     pready_o  = 1'b1;
-    for (int b = 0; b < 4; b++)
-      if (paddr_i[15:12] == 4'(b)) begin
-        prdata_o  = prdata[b];
-        pslverr_o = pslverr[b];
-        pready_o  = pready[b];
+    for (int w = 0; w < 4; w++)
+      if (paddr_i[15:12] == 4'(w)) begin
+        prdata_o  = prdata[w];
+        pslverr_o = pslverr[w];
+        pready_o  = pready[w];
       end
     // No block's window: an address error.
     if (paddr_i[15:14] != 2'b00) pslverr_o = psel_i && penable_i;

@@ -351,15 +351,17 @@ module tracker_core #(
   logic [WAY_W-1:0]   hit_way, free_way;
   logic [CNT_W-1:0]   new_cnt;
   logic [ADDR_W-1:0]  ent_addr;          // the hit entry's start address (0 on a miss)
-  // The hit's fields, bit b of way w at b*WAYS+w, each bit ORed over the
-  // ways by a balanced reduction (a chain of WAYS would be the path).
-  logic [CNT_W*WAYS-1:0]       sel_cnt;
-  logic [ADDR_W*WAYS-1:0]      sel_addr;
-  logic [WAY_W*WAYS-1:0]       sel_way;
   // The set's free ways before this write's change, at least 1, 2, 3: a
   // balanced tree of saturating counts (node i over nodes 2i and 2i+1).
   localparam int unsigned NF_N = 1 << $clog2(WAYS);  // leaves, a power of two
   logic [3*2*NF_N-1:0] nf;
+  // The hit's fields ORed over the ways by balanced trees of words (node i
+  // over nodes 2i and 2i+1, the ways at the leaves masked by their match):
+  // a chain of WAYS would be the path, and word-wide the simulator does
+  // WAYS ORs, not one per bit.
+  logic [CNT_W-1:0]    t_cnt  [2*NF_N];
+  logic [ADDR_W-1:0]   t_addr [2*NF_N];
+  logic [WAY_W-1:0]    t_way  [2*NF_N];
   logic               fr_a1, fr_a2, fr_a3, s1_fr1, s1_fr2;
 
   always_comb begin
@@ -389,14 +391,22 @@ module tracker_core #(
     // fields are an AND-OR of the ways, not a priority chain.
     hit      = match != '0;
     take_wa  = !hit || (match & lt) != '0;
-    for (int w = 0; w < WAYS; w++) begin
-      for (int b = 0; b < CNT_W; b++)  sel_cnt[b*WAYS+w]  = match[w] && sum[w][b];
-      for (int b = 0; b < ADDR_W; b++) sel_addr[b*WAYS+w] = match[w] && r_addr[w][b];
-      for (int b = 0; b < WAY_W; b++)  sel_way[b*WAYS+w]  = match[w] && ((w >> b) & 1) != 0;
+    for (int i = 0; i < NF_N; i++) begin
+      t_cnt[NF_N+i]  = i < WAYS ? {CNT_W{match[i % WAYS]}} & sum[i % WAYS][CNT_W-1:0] : '0;
+      t_addr[NF_N+i] = i < WAYS ? {ADDR_W{match[i % WAYS]}} & r_addr[i % WAYS] : '0;
+      t_way[NF_N+i]  = i < WAYS ? {WAY_W{match[i % WAYS]}} & WAY_W'(i) : '0;
     end
-    for (int b = 0; b < CNT_W; b++)  new_cnt[b]  = hit ? |sel_cnt[b*WAYS +: WAYS] : s1_size_q[b];
-    for (int b = 0; b < ADDR_W; b++) ent_addr[b] = |sel_addr[b*WAYS +: WAYS];
-    for (int b = 0; b < WAY_W; b++)  hit_way[b]  = |sel_way[b*WAYS +: WAYS];
+    t_cnt[0]  = '0;  // unused (the root is node 1)
+    t_addr[0] = '0;
+    t_way[0]  = '0;
+    for (int i = NF_N - 1; i >= 1; i--) begin
+      t_cnt[i]  = t_cnt[2*i]  | t_cnt[2*i+1];
+      t_addr[i] = t_addr[2*i] | t_addr[2*i+1];
+      t_way[i]  = t_way[2*i]  | t_way[2*i+1];
+    end
+    new_cnt  = hit ? t_cnt[1] : s1_size_q;
+    ent_addr = t_addr[1];
+    hit_way  = t_way[1];
     // The lowest free way, also one-hot (from v: early).
     has_free = v != '1;
     free_oh  = '0;

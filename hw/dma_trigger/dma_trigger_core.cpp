@@ -241,9 +241,17 @@ void DmaTriggerCore::generate(uint32_t burst_log2, bool pop, bool active, bool& 
   raddr = g_e_ * p_.slots + g_rd_slot_;
 
   if (step) {
+    // Field by field: a Desc built on the stack and copied whole stalls on
+    // store forwarding.
     Desc& d = fifo_[(fifo_head_ + fifo_count_) & (p_.desc_depth - 1)];
-    d = Desc{(col_src_ + t_off_) & addr_mask_, (col_dst_ + t_off_) & addr_mask_, g_gpu_,
-             uint32_t(bytes), g_op_, t_wg_, t_wf_, block_done};
+    d.src = (col_src_ + t_off_) & addr_mask_;
+    d.dst = (col_dst_ + t_off_) & addr_mask_;
+    d.gpu = g_gpu_;
+    d.bytes = uint32_t(bytes);
+    d.op = g_op_;
+    d.wg = t_wg_;
+    d.wf = t_wf_;
+    d.last = block_done;
     ++fifo_count_;
   }
   if (gen_pop) {
