@@ -162,8 +162,18 @@ module mem_subsystem #(
   logic [BANK_ADDR_W-1:0] q_addr_q [QUEUE_DEPTH];
   logic [DATA_W-1:0]      q_data_q [QUEUE_DEPTH];
   logic [BURST_BYTES-1:0] q_mask_q [QUEUE_DEPTH];
-  logic [QIDX_W-1:0]      head_q, tail;
+  logic [QIDX_W-1:0]      head_q, head_nx_q, tail;
   logic [OCC_W-1:0]       count_q;
+  // The head entry again, in registers: the near-bank ALU's command (its
+  // timing check, its ready) starts at flops, not at a QUEUE_DEPTH-way read.
+  localparam int unsigned QE_W = 4 + BG_W + BANK_ADDR_W + DATA_W + BURST_BYTES;
+  logic [QE_W-1:0]        hd_q, q_new, q_next;
+  logic [1:0]             hd_op, hd_fmt;
+  logic [BG_W-1:0]        hd_bg;
+  logic [BANK_ADDR_W-1:0] hd_addr;
+  logic [DATA_W-1:0]      hd_data;
+  logic [BURST_BYTES-1:0] hd_mask;
+  logic                   hd_load;
 
   logic mca_out_valid, mca_out_ready, mca_cmp_ready, mca_com_ready, mca_out_data, mca_out_src;
   logic nba_cmd_ready, queue_full, pl_write, push, pop;
@@ -265,7 +275,7 @@ module mem_subsystem #(
   logic [QIDX_W-1:0] head_inc;
   logic [OCC_W-1:0]  count_inc, count_dec;
   always_comb begin
-    head_inc  = 32'(head_q) == QUEUE_DEPTH - 1 ? '0 : head_q + 1'b1;
+    head_inc  = 32'(head_nx_q) == QUEUE_DEPTH - 1 ? '0 : head_nx_q + 1'b1;
     count_inc = OCC_W'(t3_util_pkg::inc_dec(16'(count_q), 1'b1));
     count_dec = OCC_W'(t3_util_pkg::inc_dec(16'(count_q), 1'b0));
   end
@@ -281,12 +291,16 @@ module mem_subsystem #(
   always_ff @(posedge clk_i) begin
     if (!rst_ni) begin
       head_q    <= '0;
+      head_nx_q <= QIDX_W'(1);
       count_q   <= '0;
     end else begin
       // The next head and the count one up and one down are made from
       // registers; the near-bank ALU's readiness (pop, late) and the push
       // only pick among them.
-      if (pop) head_q <= head_inc;
+      if (pop) begin
+        head_q    <= head_nx_q;
+        head_nx_q <= head_inc;
+      end
       if (push && !pop)      count_q <= count_inc;
       else if (pop && !push) count_q <= count_dec;
     end
@@ -306,17 +320,29 @@ module mem_subsystem #(
     end
   end
 
+  // The head register takes the entry behind the head when one leaves, or
+  // the request entering when it becomes the head (the queue empty, or one
+  // entry leaving); it holds otherwise. No reset: read only while valid.
+  always_comb begin
+    q_new   = {pl_op, pl_fmt, BG_W'(pl_addr[BURST_LOG2 +: BG_W] & BG_W'(BG - 1)),
+               BANK_ADDR_W'(pl_addr >> (BURST_LOG2 + $clog2(BG))), pl_data, pl_mask};
+    q_next  = {q_op_q[head_nx_q], q_fmt_q[head_nx_q], q_bg_q[head_nx_q], q_addr_q[head_nx_q],
+               q_data_q[head_nx_q], q_mask_q[head_nx_q]};
+    hd_load = pop || count_q == '0;
+    {hd_op, hd_fmt, hd_bg, hd_addr, hd_data, hd_mask} = hd_q;
+  end
+
+  always_ff @(posedge clk_i) begin
+    if (hd_load) hd_q <= pop && 32'(count_q) >= 2 ? q_next : q_new;
+  end
+
   // The queue's storage keeps no reset: an entry is read only once written.
   // A request's burst is interleaved over the bank groups (burst k in bank
   // group k mod BG); higher address bits than the array holds alias.
   always_ff @(posedge clk_i) begin
     if (push) begin
-      q_op_q[tail]   <= pl_op;
-      q_fmt_q[tail]  <= pl_fmt;
-      q_bg_q[tail]   <= BG_W'(pl_addr[BURST_LOG2 +: BG_W] & BG_W'(BG - 1));
-      q_addr_q[tail] <= BANK_ADDR_W'(pl_addr >> (BURST_LOG2 + $clog2(BG)));
-      q_data_q[tail] <= pl_data;
-      q_mask_q[tail] <= pl_mask;
+      {q_op_q[tail], q_fmt_q[tail], q_bg_q[tail], q_addr_q[tail], q_data_q[tail],
+       q_mask_q[tail]} <= q_new;
     end
   end
 
@@ -380,8 +406,8 @@ module mem_subsystem #(
     .psel_i(win_sel[3]), .penable_i, .pwrite_i, .paddr_i(paddr_i[11:0]), .pwdata_i, .pstrb_i,
     .prdata_o(prdata[3]), .pready_o(pready[3]), .pslverr_o(pslverr[3]), .intr_o(intr[3]),
     .cmd_valid_i(count_q != '0), .cmd_ready_o(nba_cmd_ready),
-    .cmd_op_i(q_op_q[head_q]), .cmd_fmt_i(q_fmt_q[head_q]), .cmd_bg_i(q_bg_q[head_q]),
-    .cmd_addr_i(q_addr_q[head_q]), .cmd_data_i(q_data_q[head_q]), .cmd_mask_i(q_mask_q[head_q]),
+    .cmd_op_i(hd_op), .cmd_fmt_i(hd_fmt), .cmd_bg_i(hd_bg),
+    .cmd_addr_i(hd_addr), .cmd_data_i(hd_data), .cmd_mask_i(hd_mask),
     .bg_ready_o(),
     .bank_rd_o, .bank_rd_bg_o, .bank_rd_addr_o, .bank_rdata_i,
     .bank_wr_o, .bank_wr_bg_o, .bank_wr_addr_o, .bank_wdata_o, .bank_wmask_o,

@@ -487,7 +487,7 @@ def provenance(minutes):
     """Date, commit, uncommitted RTL and tool versions of this run."""
     def out(cmd):
         r = subprocess.run(cmd, capture_output=True, text=True, cwd=ROOT)
-        return r.stdout.strip() if r.returncode == 0 else ""
+        return r.stdout.rstrip() if r.returncode == 0 else ""
     commit = out(["git", "rev-parse", "--short", "HEAD"])
     changed = ["%s (%s)" % (l[3:], "new" if l.startswith("??") else "changed")
                for l in out(["git", "status", "--porcelain", "--", "rtl"]).splitlines()]
