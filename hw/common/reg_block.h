@@ -96,6 +96,13 @@ class RegBlock {
   // port's answer to an access phase, the interrupt.
   void respond(const Inputs& in, const CoreOutputs& co, Outputs& o) const {
     static_cast<DataOut&>(o) = co;
+    answer(in, co, o);
+  }
+  // The register port's answer and the interrupt; co: what hw2reg() reads
+  // of the core (a block whose core hands out its outputs otherwise
+  // passes them here itself).
+  template <typename Co>
+  void answer(const Inputs& in, const Co& co, Outputs& o) const {
     o.apb = ApbResponse{};
     o.apb.pready = true;
     if (in.apb.access()) {
@@ -116,13 +123,14 @@ class RegBlock {
 
   // The edge of the registers after the core's (co: the core's outputs of
   // the cycle): the access phase's write, the core's set events.
-  void edge(const Inputs& in, const CoreOutputs& co) {
+  void edge(const Inputs& in, const CoreOutputs& co) { regs_edge(in, Glue::hw2reg(p_, co)); }
+  // h: what the core showed the registers in the cycle.
+  void regs_edge(const Inputs& in, const Hw2Reg& h) {
     if (!in.rst_n) {
       rf_.reset();
       refresh();
       return;
     }
-    const Hw2Reg h = Glue::hw2reg(p_, co);
     if (in.apb.access() && in.apb.pwrite) rf_.write(in.apb.paddr, in.apb.pwdata, in.apb.pstrb, h.busy);
     Regs::set_events(rf_, h);
     rf_.clock();

@@ -93,22 +93,8 @@ inline NearBankAluOutputs RegBlock<NearBankAluGlue>::eval(const NearBankAluInput
   NearBankAluOutputs o{};
   static_cast<NearBankAluDataOut&>(o) = core_.registered();
   o.cmd_ready = ready;
-  o.apb.pready = true;
-  if (in.apb.access()) {
-    // hw2reg() reads the registered outputs only (not cmd_ready).
-    const Hw2Reg h = NearBankAluGlue::hw2reg(p_, core_.registered());
-    RegStatus st;
-    if (in.apb.pwrite) {
-      st = rf_.check_write(in.apb.paddr, in.apb.pstrb, h.busy);
-    } else {
-      // RO values are wires: this cycle's, for this cycle's read.
-      const int r = rf_.find(in.apb.paddr);
-      if (r >= 0) rf_.set_ro(unsigned(r), regs_ro_value<Map>(h, unsigned(r)));
-      st = rf_.read(in.apb.paddr, o.apb.prdata);
-    }
-    o.apb.pslverr = st != RegStatus::ok;
-  }
-  o.intr = Regs::intr(rf_);
+  // hw2reg() reads the registered outputs only (not cmd_ready).
+  answer(in, core_.registered(), o);
   return o;
 }
 
@@ -121,15 +107,7 @@ inline void RegBlock<NearBankAluGlue>::clock(const NearBankAluInputs& in) {
   // read only registered outputs through hw2reg(), which no pin changes.
   const Hw2Reg h = NearBankAluGlue::hw2reg(p_, core_.registered());
   core_.clock(in, ci_.err_clear);
-  if (!in.rst_n) {
-    rf_.reset();
-    refresh();
-    return;
-  }
-  if (in.apb.access() && in.apb.pwrite) rf_.write(in.apb.paddr, in.apb.pwdata, in.apb.pstrb, h.busy);
-  Regs::set_events(rf_, h);
-  rf_.clock();
-  refresh();
+  regs_edge(in, h);
 }
 
 // Its step(): eval() then clock(), the two above (the generic one would copy
