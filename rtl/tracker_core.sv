@@ -211,6 +211,8 @@ module tracker_core #(
   // Trigger output queue.
   logic [TRIG_W-1:0]  tq_q [TQ_N];
   logic [TQH_W-1:0]   tq_head_q;
+  logic [TRIG_W-1:0]  tq_hd_q;    // a copy of the head slot: the outputs from a flop
+  logic [TQH_W-1:0]   tq_hnx;     // the slot after the head
   logic [TQ_W-1:0]    tq_cnt_q;
 
   logic [STAT_W-1:0]  stat_updates_q, stat_triggers_q, stat_stalls_q, stat_untracked_q;
@@ -584,7 +586,7 @@ module tracker_core #(
       end
       if (wb_q && wb_alloc_q) live_q <= live_q + 1'b1;
       if (wb_q && wb_free_q)  live_q <= live_q - 1'b1;
-      if (pop) tq_head_q <= 32'(tq_head_q) == TQ_N - 1 ? '0 : tq_head_q + 1'b1;
+      if (pop) tq_head_q <= tq_hnx;
       tq_cnt_q <= tq_cnt_q - TQ_W'(pop) + TQ_W'(wb_push_q);
     end
   end
@@ -644,6 +646,18 @@ module tracker_core #(
     if (wb_push_q) tq_q[tq_tail] <= {wb_id_q, wb_addr};
   end
 
+  // The head slot kept in a register (RTL only: the model reads the slot).
+  // The slot read mux then ends in a flop instead of in the DMA table's
+  // region compares, the subsystem's worst path at 250 MHz. The register
+  // loads the next slot on a pop from two or more, else the trigger pushed
+  // now (the head of an empty queue, or of one that a pop of its last
+  // empties); what it holds while the queue is empty is never shown.
+  always_comb tq_hnx = 32'(tq_head_q) == TQ_N - 1 ? '0 : tq_head_q + 1'b1;
+  always_ff @(posedge clk_i) begin
+    if (pop || tq_cnt_q == '0)
+      tq_hd_q <= pop && 32'(tq_cnt_q) >= 2 ? tq_q[tq_hnx] : {wb_id_q, wb_addr};
+  end
+
   always_ff @(posedge clk_i) begin
     if (!rst_ni) begin
       stat_updates_q   <= '0;
@@ -681,7 +695,7 @@ module tracker_core #(
 
   logic [TRIG_W-1:0] tq_head;
   always_comb begin
-    tq_head = tq_q[tq_head_q];
+    tq_head = tq_hd_q;
     if (tq_cnt_q == '0) tq_head = '0;  // defined outputs while empty
   end
 
