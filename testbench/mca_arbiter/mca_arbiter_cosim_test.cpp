@@ -859,7 +859,17 @@ TEST(McaArbiterCosim, ConstrainedRandom) {
     b.cycle();
     stim.after(b.in(), b.out());
   };
-  for (uint64_t i = 0; i < cycles && !HasFailure(); ++i) run_cycle();
+  for (uint64_t i = 0; i < cycles && !HasFailure(); ++i) {
+    run_cycle();
+    // The second half steers towards a threshold level that has not held
+    // communication back yet (a phase at a time; the check below stays).
+    if (i >= cycles / 2 && i % 20000 == 0)
+      for (unsigned k = 0; k < 3; ++k)
+        if (b.sb().coverage().blocked_at_level[k] == 0) {
+          stim.aim_at_level(k);
+          break;
+        }
+  }
   stim.stop();
   reg_traffic = false;
   for (unsigned i = 0; i < 200000 && !stim.idle() && !HasFailure(); ++i) run_cycle();
@@ -871,7 +881,8 @@ TEST(McaArbiterCosim, ConstrainedRandom) {
   const RegAccessCounts& rc = b.sb().regs().counts();
   auto u = [](uint64_t v) { return static_cast<unsigned long long>(v); };
   std::printf("random: %llu cycles, %llu phases, %llu resets (%llu with a request in the output "
-              "register), %llu reprogrammed without reset, %llu refused phases; grants RR/CF/MCA "
+              "register), %llu reprogrammed without reset, %llu refused phases, %llu aimed at "
+              "a level; grants RR/CF/MCA "
               "%llu/%llu/%llu, fall-back %llu; "
               "MCA cycles at levels 0/1/2/none %llu/%llu/%llu/%llu, held back at 0/1/2 "
               "%llu/%llu/%llu, let in at high occupancy without limit %llu; windows %llu, "
@@ -880,7 +891,7 @@ TEST(McaArbiterCosim, ConstrainedRandom) {
               "cause %llu/%llu/%llu/%llu; back-pressure %llu, take-and-replace %llu; left "
               "%llu/%llu, lost in reset %llu; max occupancy %u; %llu model/RTL mismatches\n",
               u(b.cosim().cycles() - first), u(stim.phases()), u(stim.resets()),
-              u(cv.resets_with_slot_full), u(stim.reprograms()), u(stim.bad_phases()),
+              u(cv.resets_with_slot_full), u(stim.reprograms()), u(stim.bad_phases()), u(stim.aimed_phases()),
               u(cv.grants_by_policy[0]), u(cv.grants_by_policy[1]), u(cv.grants_by_policy[2]),
               u(cv.fallback_grants), u(cv.cycles_at_level[0]), u(cv.cycles_at_level[1]),
               u(cv.cycles_at_level[2]), u(cv.cycles_at_level[3]), u(cv.blocked_at_level[0]),

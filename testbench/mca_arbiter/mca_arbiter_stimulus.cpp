@@ -1,6 +1,8 @@
 #include "mca_arbiter_stimulus.h"
 
 #include <algorithm>
+#include <stdexcept>
+#include <string>
 
 #include "mca_arbiter_scoreboard.h"
 
@@ -158,8 +160,29 @@ void McaStimulus::new_phase(bool first) {
   // Refused configurations: every bad_every-th phase, with the causes in
   // turn, so that a run of a few dozen phases meets each.
   const bool bad = !first && opt_.bad_every && phases_ % opt_.bad_every == opt_.bad_every - 1;
-  ph_ = McaPhase::random(p_, rng_, bad ? int(bad_phases_ % 4) : -1);
-  bad_phases_ += bad;
+  const bool aimed = !first && aim_level_ >= 0;
+  ph_ = McaPhase::random(p_, rng_, bad && !aimed ? int(bad_phases_ % 4) : -1);
+  bad_phases_ += bad && !aimed;
+  if (aimed) {
+    const uint32_t occ_max = uint32_t(bits(p_.occ_w));
+    const unsigned k = unsigned(aim_level_);
+    ph_.cfg.policy = 2;
+    ph_.cfg.thr_auto = false;
+    ph_.cfg.thr_sel = k;
+    ph_.cfg.level[k] = uint32_t(pick(1, std::max<uint32_t>(1, occ_max / 4)));
+    ph_.cfg.starve_limit = uint32_t(bits(p_.cnt_w));  // starvation rare
+    ph_.cmp_high = 0.1 * u();
+    ph_.cmp_low = 0.05 * u();
+    ph_.com_in_burst = 1.0;
+    ph_.queue_cap = occ_max;
+    ph_.serve_slow = 0.05 + 0.1 * u();
+    ph_.serve_fast = 0.3 + 0.2 * u();
+    ph_.learn_alone = false;
+    ph_.p_learn = 0;
+    ph_.p_drain = 0;
+    aim_level_ = -1;
+    ++aimed_phases_;
+  }
   ++phases_;
   phase_left_ = pick(opt_.phase_min, opt_.phase_max);
   const bool reset = first || u() < opt_.p_reset;
@@ -182,6 +205,13 @@ void McaStimulus::new_phase(bool first) {
   // The producer alone first (T3 §4.5): one window with communication held
   // back, once the configuration is in.
   learn_pending_ = ph_.learn_alone;
+}
+
+void McaStimulus::aim_at_level(unsigned k) {
+  if (k > 2) throw std::invalid_argument("aim_at_level: level " + std::to_string(k) + ", allowed 0..2");
+  if (aim_level_ >= 0 || stopped_) return;
+  aim_level_ = int(k);
+  phase_left_ = 0;  // the aimed phase starts at the next cycle
 }
 
 void McaStimulus::stop() {

@@ -114,6 +114,13 @@ class McaStimulus {
   // Configuration writes refused (busy) and written again.
   uint64_t retried_writes() const { return retried_; }
   uint32_t occupancy() const { return q_; }
+  // Coverage steering: the next phase runs MCA with threshold level k fixed
+  // and low, compute sparse and communication in long bursts, so that the
+  // threshold holds communication back at that level. A test calls it late
+  // in a run for a level its coverage has not met (a random seed may not
+  // reach level 2 in a million cycles); until then the run is unchanged.
+  void aim_at_level(unsigned k);
+  uint64_t aimed_phases() const { return aimed_phases_; }
 
  private:
   void new_phase(bool first);
@@ -138,6 +145,8 @@ class McaStimulus {
   uint64_t phase_left_ = 0, phases_ = 0, resets_ = 0, bad_phases_ = 0;
   uint64_t reprograms_ = 0, junk_phases_ = 0, retried_ = 0;
   unsigned reset_left_ = 0;
+  int aim_level_ = -1;  // aim_at_level's level, for the next phase
+  uint64_t aimed_phases_ = 0;
   // The register port: the phase's writes still to go, one on the bus
   // (in_flight_: the next transfer to complete is it; stale_: it belongs to
   // the phase before), a wait before a refused one goes again.
