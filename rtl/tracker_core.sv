@@ -140,10 +140,9 @@ module tracker_core #(
   // set: the set's owner (the WG-id MSBs of the first tile to take a way of
   // an empty owner) and, per WF id, whether the owner's tile of that WF
   // holds a way. A set bit means a hit. In flops, as fr1_q: P reads it in
-  // the cycle of the write (updated at WB). Bit-major, a vector of SETS bits
-  // per bit of the summary, so that P reads it as fr1_q, one AND-OR a bit.
-  logic [OWN_W*SETS-1:0] own_wg_q;     // bit b of set s's owner at b*SETS+s
-  logic [OWF_N*SETS-1:0] own_wf_q;     // WF f's bit of set s at f*SETS+s
+  // the cycle of the write (updated at WB).
+  logic [OWN_W-1:0]     own_wg_q [SETS];
+  logic [SETS*OWF_N-1:0] own_wf_q;     // set s at s*OWF_N
 
   // S1: the write presented in the last cycle (accepted or a lookup).
   logic               s1_q, s1_acc_q;
@@ -274,37 +273,19 @@ module tracker_core #(
   logic             tracked, pop, s1_other, known, own_bit, way_ok, out_ok, out_room, fast,
                     lk_match, slow, accept, f1, f2;
   logic [OWF_N-1:0] own_wfs;
-  logic [OWN_W-1:0] own_wg;
   logic [KN_N-1:0]  kn_eq;
   logic [QN_W-1:0]  q_next;
 
-  // The set index decoded to one line a set, from two predecoded halves,
-  // as a memory's row decoder does: P's lookups are then AND-OR trees over
-  // the summaries, and in_wg_id's low bits drive the predecoders, not the
-  // leaves of every lookup's mux tree (thousands of loads, which ABC buffers
-  // as a chain: docs/blocks/mem_subsystem.md#250-mhz).
-  localparam int unsigned SLO_W = (SET_W + 1) / 2;  // the low half's bits
-  localparam int unsigned SLO_N = 1 << SLO_W;
-  localparam int unsigned SHI_N = SETS / SLO_N;      // 1 when SETS = 2
-  logic [SLO_N-1:0] set_lo;
-  logic [SHI_N-1:0] set_hi;
-  logic [SETS-1:0]  set_oh;
-  assign in_set = in_wg_id_i[SET_W-1:0];
   always_comb begin
-    for (int i = 0; i < SLO_N; i++) set_lo[i] = (32'(in_set) & (SLO_N - 1)) == i;
-    for (int j = 0; j < SHI_N; j++) set_hi[j] = (32'(in_set) >> SLO_W) == j;
-    for (int j = 0; j < SHI_N; j++) set_oh[j * SLO_N +: SLO_N] = set_lo & {SLO_N{set_hi[j]}};
-  end
-
-  always_comb begin
+    in_set  = in_wg_id_i[SET_W-1:0];
     in_tag  = {in_wg_id_i[WG_ID_W-1:SET_W], in_wf_id_i};
     tracked = in_valid_i && tracking && in_addr_i >= base_q && in_addr_i < limit_q;
 
     // The set's free ways after the edge (wb_q's change lands at it), from
     // the per-set summary: one free way or more, two or more. Two bits of a
     // set, not its WAYS valid bits and a count.
-    f1 = |(fr1_q & set_oh);
-    f2 = |(fr2_q & set_oh);
+    f1 = fr1_q[in_set];
+    f2 = fr2_q[in_set];
     if (wb_chg_q && wb_set_q == in_set) begin
       f1 = wb_fr1_q;
       f2 = wb_fr2_q;
@@ -319,12 +300,11 @@ module tracker_core #(
     // Or the set's owner summary says so: the write's WG owns the set and
     // its WF's tile holds a way (a full set of one WG's WF tiles, T3 §4.2.1's
     // layout, is then no reason to wait).
-    for (int f = 0; f < OWF_N; f++) own_wfs[f] = |(own_wf_q[f * SETS +: SETS] & set_oh);
-    for (int b = 0; b < OWN_W; b++) own_wg[b]  = |(own_wg_q[b * SETS +: SETS] & set_oh);
+    own_wfs  = own_wf_q[32'(in_set) * OWF_N +: OWF_N];
     own_bit  = 1'b0;
     for (int f = 0; f < OWF_N; f++)
       if (32'(in_wf_id_i) == f) own_bit = own_wfs[f];
-    known    = (kn_eq != '0 || (own_bit && own_wg == in_wg_id_i[WG_ID_W-1:SET_W])) &&
+    known    = (kn_eq != '0 || (own_bit && own_wg_q[in_set] == in_wg_id_i[WG_ID_W-1:SET_W])) &&
                !(wb_push_q && wb_set_q == in_set && wb_tag_q == in_tag);
     way_ok   = known || (s1_other ? f2 : f1);
 
@@ -519,7 +499,7 @@ module tracker_core #(
     for (int w = 0; w < WAYS; w++)
       s1_fwd_lw_q[w] <= rst_ni && wb_chg_q && wb_set_q == in_set && 32'(wb_way_q) == w;
     s1_same_q  <= s1_set_q == in_set;
-    s1_own_wg_q <= own_wg;
+    s1_own_wg_q <= own_wg_q[in_set];
     s1_own_wf_q <= own_wfs;
     s1_own_lw_q <= wb_q && wb_set_q == in_set;
     lw_own_wg_q <= wb_own_wg_q;
@@ -647,13 +627,11 @@ module tracker_core #(
   // needs no reset.
   always_ff @(posedge clk_i) begin
     if (!rst_ni) own_wf_q <= '0;
-    else if (wb_q)
-      for (int f = 0; f < OWF_N; f++) own_wf_q[f * SETS + 32'(wb_set_q)] <= wb_own_wf_q[f];
+    else if (wb_q) own_wf_q[32'(wb_set_q) * OWF_N +: OWF_N] <= wb_own_wf_q;
   end
 
   always_ff @(posedge clk_i) begin
-    if (wb_q)
-      for (int b = 0; b < OWN_W; b++) own_wg_q[b * SETS + 32'(wb_set_q)] <= wb_own_wg_q[b];
+    if (wb_q) own_wg_q[wb_set_q] <= wb_own_wg_q;
   end
 
   // The queue's slots are read only while counted: no reset.
