@@ -280,8 +280,17 @@ def main():
     minutes = (time.time() - t0) / 60
     print("\n".join(head + list(table.values())))
     print(summarize(list(table.values()), a.quick, minutes))
-    if not a.update_doc:
-        return
+    broken = [mu["name"] for mu, res in rows if "does not build" in res.values()]
+    if a.update_doc:
+        write_doc(a, path, table, head, minutes)
+    if broken:
+        sys.exit("mutate: does not build with %s (the log: %s): a mutant must leave the RTL "
+                 "lint-clean, e.g. '&& 1'b0' rather than a dropped signal"
+                 % (", ".join(broken), log))
+
+
+def write_doc(a, path, table, head, minutes):
+    """The table between the block page's mutants markers."""
     doc = os.path.join(ROOT, "docs", "blocks", a.block + ".md")
     text = open(doc, encoding="utf-8").read()
     old = re.search(r"<!-- mutants:begin -->(.*?)<!-- mutants:end -->", text, flags=re.S)
@@ -332,9 +341,13 @@ def summarize(rows, quick, minutes):
     cells = [c.strip() for r in rows for c in r.strip("|").split("|")[-3:]]
     ran = sum(1 for c in cells if c != "-" and not c.startswith("not run"))
     escaped = sum(1 for c in cells if c == "ESCAPED")
+    # A mutant that does not build tests nothing: the count says so, and the
+    # run fails (main), so that the list gets fixed rather than published.
+    broken = sum(1 for c in cells if c == "does not build")
     took = "" if minutes is None else ", %.0f min" % minutes
-    return "%d mutants, %d variants run, %d escaped (%s%s%s)" % (
-        len(rows), ran, escaped, datetime.date.today().isoformat(), ", --quick" if quick else "", took)
+    return "%d mutants, %d variants run, %d escaped%s (%s%s%s)" % (
+        len(rows), ran, escaped, ", %d did not build" % broken if broken else "",
+        datetime.date.today().isoformat(), ", --quick" if quick else "", took)
 
 if __name__ == "__main__":
     main()
