@@ -232,6 +232,7 @@ def synthesize(block, params, opts, index):
     os.makedirs(work, exist_ok=True)
     lib = liberty(opts.out)
     netlist = os.path.join(work, "netlist.v")
+    netlist_abc = os.path.join(work, "netlist_abc.v")
     constr = os.path.join(work, "abc.constr")
     with open(constr, "w") as f:
         f.write("set_driving_cell sky130_fd_sc_hd__buf_2\nset_load 0.005\n")  # pF
@@ -279,10 +280,26 @@ def synthesize(block, params, opts, index):
         f.write("splitnets\n")
         f.write("opt_clean -purge\n")
         f.write("tee -q -o %s stat -liberty %s\n" % (os.path.join(work, "stat.txt"), lib))
-        f.write("write_verilog -noattr -noexpr %s\n" % netlist)
+        f.write("write_verilog -noattr -noexpr %s\n" % netlist_abc)
     t0 = time.time()
     run(["yosys", "-q", "-l", os.path.join(work, "yosys.log"), ys],
         os.path.join(work, "yosys.out"), opts.timeout, "[%s] yosys" % index)
+    # ABC buffers a high-fanout net as a chain; a placer would build a tree.
+    # scripts/rebuffer.py does that for the nets whose chains run deep
+    # (its --help); --no-rebuffer times ABC's netlist as it is.
+    rb = {"trees": 0, "removed": 0, "added": 0, "area": 0.0}
+    if opts.no_rebuffer:
+        shutil.copyfile(netlist_abc, netlist)
+    else:
+        rb_log = os.path.join(work, "rebuffer.log")
+        run([sys.executable, os.path.join(ROOT, "scripts", "rebuffer.py"), netlist_abc, netlist, lib],
+            rb_log, opts.timeout, "[%s] rebuffer" % index)
+        m = re.search(r"(\d+) trees rebuilt, (\d+) buffers removed, (\d+) added, area ([-+][\d.]+) um2",
+                      open(rb_log).read())
+        if not m:
+            fail("rebuffer.py gave no summary; see " + rb_log)
+        rb = {"trees": int(m.group(1)), "removed": int(m.group(2)), "added": int(m.group(3)),
+              "area": float(m.group(4))}
     t_syn = time.time() - t0
 
     flat = parse_stat(open(os.path.join(work, "stat.txt")).read()).get(block)
@@ -336,7 +353,9 @@ def synthesize(block, params, opts, index):
              % (sta_log, "".join("\n  " + e for e in errors)))
     ws = float(slack.group(1))
     min_period = opts.clock_ns - ws
-    area = flat["area"]
+    area = flat["area"] + rb["area"]
+    cells = dict(cells)
+    cells["(rebuffer: added - removed)"] = rb["added"] - rb["removed"]
     watts = [float(power.group(i)) for i in range(1, 5)]
     return {
         "block": block,
@@ -355,6 +374,7 @@ def synthesize(block, params, opts, index):
         "with_sram_um2": area - storage_area + mem_bits * opts.sram_density if mem_bits else None,
         "clock_ns": opts.clock_ns,
         "abc_target_ps": int(opts.clock_ns * 1000) - opts.flop_overhead_ps,
+        "rebuffer": rb,
         "worst_slack_ns": ws,
         "min_period_ns": min_period,
         "fmax_mhz": 1000.0 / min_period,
@@ -576,6 +596,8 @@ def main():
                     help="taken off the period for ABC's delay target: a flop's clock-to-Q "
                          "and setup, which ABC does not see (default %d; 0: the period)"
                          % FLOP_OVERHEAD_PS)
+    ap.add_argument("--no-rebuffer", action="store_true",
+                    help="time ABC's netlist as it is, without scripts/rebuffer.py's trees")
     ap.add_argument("--activity", type=float, default=0.1,
                     help="probability that a net toggles in a clock cycle, for the power "
                          "(default 0.1; the clock toggles every cycle)")
