@@ -375,6 +375,7 @@ def synthesize(block, params, opts, index):
         "clock_ns": opts.clock_ns,
         "abc_target_ps": int(opts.clock_ns * 1000) - opts.flop_overhead_ps,
         "rebuffer": rb,
+        "no_rebuffer": opts.no_rebuffer,
         "worst_slack_ns": ws,
         "min_period_ns": min_period,
         "fmax_mhz": 1000.0 / min_period,
@@ -404,10 +405,12 @@ def conditions(rows):
     mem = sum(r["mem_bits"] for r in rows)
     return [
         "sky130_fd_sc_hd (tt, 25 °C, 1.8 V), yosys + OpenSTA, pre-layout. Clock %g ns (%g MHz) "
-        "for OpenSTA, ABC's delay target %g ns (the period less a flop's clock-to-Q and setup); "
+        "for OpenSTA, ABC's delay target %g ns (the period less a flop's clock-to-Q and setup)%s; "
         "power at that clock, every net but the clock toggling in a cycle "
         "with probability %g (duty 0.5), no wires." % (
             clock, 1000.0 / clock, rows[0].get("abc_target_ps", clock * 1000) / 1000.0,
+            "" if "rebuffer" not in rows[0] or rows[0].get("no_rebuffer") else
+            ", its deep buffer chains rebuilt as trees (scripts/rebuffer.py)",
             rows[0]["activity"]),
         "Storage µm²: the cells inside t3_mem instances (%s); logic µm²: all other cells. "
         "With SRAM: logic + the t3_mem bits as SRAM macros at %.1f µm² a bit (%s)." % (
