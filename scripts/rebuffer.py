@@ -52,32 +52,16 @@ def fmt(net):
     return net + " " if net.startswith("\\") else net
 
 
-def main():
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
-                                 formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("netlist_in")
-    ap.add_argument("netlist_out")
-    ap.add_argument("liberty")
-    ap.add_argument("--min-sinks", type=int, default=64,
-                    help="rebuild a net's buffers when they serve at least this many sinks (default 64)")
-    ap.add_argument("--min-depth", type=int, default=5,
-                    help="... and reach a sink through at least this many buffers (default 5)")
-    ap.add_argument("--fanout", type=int, default=8, help="sinks a tree buffer drives (default 8)")
-    ap.add_argument("--leaf-cell", default="sky130_fd_sc_hd__buf_2")
-    ap.add_argument("--node-cell", default="sky130_fd_sc_hd__buf_4")
-    a = ap.parse_args()
-    if not 2 <= a.fanout <= 64:
-        sys.exit("rebuffer: --fanout = %d is out of range; allowed: 2..64" % a.fanout)
-    if a.min_sinks < 2:
-        sys.exit("rebuffer: --min-sinks = %d is out of range; allowed: 2 or more" % a.min_sinks)
-
-    text = open(a.netlist_in, encoding="utf-8").read()
+def rebuffer(text, areas, min_sinks=64, min_depth=5, fanout=8,
+             leaf_cell="sky130_fd_sc_hd__buf_2", node_cell="sky130_fd_sc_hd__buf_4"):
+    """The netlist `text` (one flattened module) with its deep buffer chains
+    rebuilt, and what changed: {"trees", "removed", "added", "area" (um2)}.
+    `areas`: cell -> um2 (cell_areas)."""
     if text.count("\nmodule ") + text.startswith("module ") != 1:
-        sys.exit("rebuffer: %s holds more than one module; flatten first" % a.netlist_in)
-    areas = cell_areas(a.liberty)
-    for c in (a.leaf_cell, a.node_cell):
+        raise ValueError("the netlist holds more than one module; flatten first")
+    for c in (leaf_cell, node_cell):
         if c not in areas:
-            sys.exit("rebuffer: cell %s is not in %s" % (c, a.liberty))
+            raise ValueError("cell %s is not in the liberty" % c)
 
     # Nets that assigns alias are one net.
     parent = {}
@@ -123,10 +107,8 @@ def main():
         d = driver.get(root)
         if d is not None and is_buf(d):
             continue
-        bufs, leaves, stack, ok, depth = [], [], [], True, 0
-        for i, p in sinks[root]:
-            if is_buf(i):
-                stack.append((i, 1))
+        bufs, leaves, ok, depth = [], [], True, 0
+        stack = [(i, 1) for i, p in sinks[root] if is_buf(i)]
         if not stack:
             continue
         while stack:
@@ -142,20 +124,20 @@ def main():
                     stack.append((i, dep + 1))
                 else:
                     leaves.append((i, p))
-        if not ok or len(leaves) < a.min_sinks or depth < a.min_depth:
+        if not ok or len(leaves) < min_sinks or depth < min_depth:
             continue
         trees += 1
         removed.update(bufs)
         removed_area += sum(areas.get(cells[b][0], 0.0) for b in bufs)
-        # Balanced: groups of --fanout sinks under leaf buffers, then groups
+        # Balanced: groups of `fanout` sinks under leaf buffers, then groups
         # of buffers under node buffers, until one buffer hangs on the root.
-        level, cell = [("sink", l) for l in leaves], a.leaf_cell
+        level, cell = [("sink", l) for l in leaves], leaf_cell
         while True:
             nxt = []
-            for k in range(0, len(level), a.fanout):
+            for k in range(0, len(level), fanout):
                 serial += 1
                 net = "_rbn%d_" % serial
-                for kind, s in level[k:k + a.fanout]:
+                for kind, s in level[k:k + fanout]:
                     if kind == "sink":
                         rewired[s] = net
                     else:
@@ -163,7 +145,7 @@ def main():
                 new_cells.append({"type": cell, "inp": None, "out": net})
                 nxt.append(("buf", len(new_cells) - 1))
                 added_area += areas[cell]
-            level, cell = nxt, a.node_cell
+            level, cell = nxt, node_cell
             if len(level) == 1:
                 new_cells[level[0][1]]["inp"] = root
                 break
@@ -184,9 +166,36 @@ def main():
     inst = "".join("  %s _rb%d_ (\n    .A(%s),\n    .X(%s)\n  );\n"
                    % (c["type"], k + 1, fmt(c["inp"]), c["out"]) for k, c in enumerate(new_cells))
     out.append(tail[:end] + decl + inst + tail[end:])
-    open(a.netlist_out, "w", encoding="utf-8").write("".join(out))
+    return "".join(out), {"trees": trees, "removed": len(removed), "added": len(new_cells),
+                          "area": added_area - removed_area}
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("netlist_in")
+    ap.add_argument("netlist_out")
+    ap.add_argument("liberty")
+    ap.add_argument("--min-sinks", type=int, default=64,
+                    help="rebuild a net's buffers when they serve at least this many sinks (default 64)")
+    ap.add_argument("--min-depth", type=int, default=5,
+                    help="... and reach a sink through at least this many buffers (default 5)")
+    ap.add_argument("--fanout", type=int, default=8, help="sinks a tree buffer drives (default 8)")
+    ap.add_argument("--leaf-cell", default="sky130_fd_sc_hd__buf_2")
+    ap.add_argument("--node-cell", default="sky130_fd_sc_hd__buf_4")
+    a = ap.parse_args()
+    if not 2 <= a.fanout <= 64:
+        sys.exit("rebuffer: --fanout = %d is out of range; allowed: 2..64" % a.fanout)
+    if a.min_sinks < 2:
+        sys.exit("rebuffer: --min-sinks = %d is out of range; allowed: 2 or more" % a.min_sinks)
+    try:
+        text, st = rebuffer(open(a.netlist_in, encoding="utf-8").read(), cell_areas(a.liberty),
+                            a.min_sinks, a.min_depth, a.fanout, a.leaf_cell, a.node_cell)
+    except ValueError as e:
+        sys.exit("rebuffer: %s: %s" % (a.netlist_in, e))
+    open(a.netlist_out, "w", encoding="utf-8").write(text)
     print("rebuffer: %d trees rebuilt, %d buffers removed, %d added, area %+.3f um2"
-          % (trees, len(removed), len(new_cells), added_area - removed_area))
+          % (st["trees"], st["removed"], st["added"], st["area"]))
 
 
 if __name__ == "__main__":

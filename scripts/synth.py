@@ -14,9 +14,10 @@ refuses values it cannot take (a Verilator elaboration before synthesis).
 
 Flow: yosys synthesizes rtl/<b>.sv (with the modules it instantiates from
 rtl/) and maps it onto ../shared/pdk/sky130hd_tt.lib.gz (typical corner,
-25 C, 1.8 V), ABC aiming at --clock-ns and kept off the cells
-OpenROAD-flow-scripts marks dont-use on this library (lpflow, probe);
-OpenSTA times the netlist against a clock of --clock-ns on clk_i (inputs and
+25 C, 1.8 V), ABC aiming at --clock-ns less --flop-overhead-ps and kept off
+the cells OpenROAD-flow-scripts marks dont-use on this library (lpflow,
+probe); scripts/rebuffer.py rebuilds the deep buffer chains ABC makes on
+high-fanout nets as balanced trees (--no-rebuffer: not); OpenSTA times the netlist against a clock of --clock-ns on clk_i (inputs and
 outputs at the clock edge) and estimates its power.
 
 Columns of the table (also <out>/synth_results.{json,csv}):
@@ -64,6 +65,7 @@ import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "lib"))
 import t3block  # noqa: E402
+import rebuffer  # noqa: E402  (beside this script)
 import plot_synth  # noqa: E402
 
 ROOT = t3block.ROOT
@@ -233,6 +235,7 @@ def synthesize(block, params, opts, index):
     lib = liberty(opts.out)
     netlist = os.path.join(work, "netlist.v")
     netlist_abc = os.path.join(work, "netlist_abc.v")
+    abc_target_ps = int(opts.clock_ns * 1000) - opts.flop_overhead_ps
     constr = os.path.join(work, "abc.constr")
     with open(constr, "w") as f:
         f.write("set_driving_cell sky130_fd_sc_hd__buf_2\nset_load 0.005\n")  # pF
@@ -268,8 +271,7 @@ def synthesize(block, params, opts, index):
         # clock-to-Q and setup (--flop-overhead-ps), or a flop-to-flop path
         # that ABC thinks meets misses in STA by that much and ABC leaves its
         # weak buffers unsized.
-        f.write("abc -D %d -constr %s -script %s -liberty %s\n"
-                % (int(opts.clock_ns * 1000) - opts.flop_overhead_ps, constr, script, lib))
+        f.write("abc -D %d -constr %s -script %s -liberty %s\n" % (abc_target_ps, constr, script, lib))
         f.write("opt_clean -purge\n")
         f.write("tee -q -o %s stat -top %s -liberty %s\n" % (os.path.join(work, "stat_hier.txt"), block, lib))
         f.write("setattr -mod -unset keep_hierarchy %s\n" % mems)
@@ -291,15 +293,11 @@ def synthesize(block, params, opts, index):
     if opts.no_rebuffer:
         shutil.copyfile(netlist_abc, netlist)
     else:
-        rb_log = os.path.join(work, "rebuffer.log")
-        run([sys.executable, os.path.join(ROOT, "scripts", "rebuffer.py"), netlist_abc, netlist, lib],
-            rb_log, opts.timeout, "[%s] rebuffer" % index)
-        m = re.search(r"(\d+) trees rebuilt, (\d+) buffers removed, (\d+) added, area ([-+][\d.]+) um2",
-                      open(rb_log).read())
-        if not m:
-            fail("rebuffer.py gave no summary; see " + rb_log)
-        rb = {"trees": int(m.group(1)), "removed": int(m.group(2)), "added": int(m.group(3)),
-              "area": float(m.group(4))}
+        try:
+            text, rb = rebuffer.rebuffer(open(netlist_abc).read(), rebuffer.cell_areas(lib))
+        except ValueError as e:
+            fail("rebuffer: %s: %s" % (netlist_abc, e))
+        open(netlist, "w").write(text)
     t_syn = time.time() - t0
 
     flat = parse_stat(open(os.path.join(work, "stat.txt")).read()).get(block)
@@ -354,14 +352,12 @@ def synthesize(block, params, opts, index):
     ws = float(slack.group(1))
     min_period = opts.clock_ns - ws
     area = flat["area"] + rb["area"]
-    cells = dict(cells)
-    cells["(rebuffer: added - removed)"] = rb["added"] - rb["removed"]
     watts = [float(power.group(i)) for i in range(1, 5)]
     return {
         "block": block,
         "label": label(block, full),
         "params": full,
-        "cells": sum(cells.values()),
+        "cells": sum(cells.values()) + rb["added"] - rb["removed"],
         "flops": flops,
         "storage_bits": bits,
         "storage_kib": bits / 8192.0 if bits is not None else None,
@@ -373,7 +369,7 @@ def synthesize(block, params, opts, index):
         "sram_density_um2_per_bit": opts.sram_density,
         "with_sram_um2": area - storage_area + mem_bits * opts.sram_density if mem_bits else None,
         "clock_ns": opts.clock_ns,
-        "abc_target_ps": int(opts.clock_ns * 1000) - opts.flop_overhead_ps,
+        "abc_target_ps": abc_target_ps,
         "rebuffer": rb,
         "no_rebuffer": opts.no_rebuffer,
         "worst_slack_ns": ws,
@@ -408,8 +404,8 @@ def conditions(rows):
         "for OpenSTA, ABC's delay target %g ns (the period less a flop's clock-to-Q and setup)%s; "
         "power at that clock, every net but the clock toggling in a cycle "
         "with probability %g (duty 0.5), no wires." % (
-            clock, 1000.0 / clock, rows[0].get("abc_target_ps", clock * 1000) / 1000.0,
-            "" if "rebuffer" not in rows[0] or rows[0].get("no_rebuffer") else
+            clock, 1000.0 / clock, rows[0]["abc_target_ps"] / 1000.0,
+            "" if rows[0]["no_rebuffer"] else
             ", its deep buffer chains rebuilt as trees (scripts/rebuffer.py)",
             rows[0]["activity"]),
         "Storage µm²: the cells inside t3_mem instances (%s); logic µm²: all other cells. "

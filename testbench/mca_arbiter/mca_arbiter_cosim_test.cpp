@@ -891,7 +891,8 @@ TEST(McaArbiterCosim, ConstrainedRandom) {
               "cause %llu/%llu/%llu/%llu; back-pressure %llu, take-and-replace %llu; left "
               "%llu/%llu, lost in reset %llu; max occupancy %u; %llu model/RTL mismatches\n",
               u(b.cosim().cycles() - first), u(stim.phases()), u(stim.resets()),
-              u(cv.resets_with_slot_full), u(stim.reprograms()), u(stim.bad_phases()), u(stim.aimed_phases()),
+              u(cv.resets_with_slot_full), u(stim.reprograms()), u(stim.bad_phases()),
+              u(stim.aimed_phases()),
               u(cv.grants_by_policy[0]), u(cv.grants_by_policy[1]), u(cv.grants_by_policy[2]),
               u(cv.fallback_grants), u(cv.cycles_at_level[0]), u(cv.cycles_at_level[1]),
               u(cv.cycles_at_level[2]), u(cv.cycles_at_level[3]), u(cv.blocked_at_level[0]),

@@ -208,7 +208,8 @@ void McaStimulus::new_phase(bool first) {
 }
 
 void McaStimulus::aim_at_level(unsigned k) {
-  if (k > 2) throw std::invalid_argument("aim_at_level: level " + std::to_string(k) + ", allowed 0..2");
+  if (k > 2)
+    throw std::invalid_argument("aim_at_level: level " + std::to_string(k) + ", allowed 0..2");
   if (aim_level_ >= 0 || stopped_) return;
   aim_level_ = int(k);
   phase_left_ = 0;  // the aimed phase starts at the next cycle
