@@ -18,6 +18,16 @@ TEST(Bits, MaskAndClog2AsSystemVerilog) {
   EXPECT_EQ(clog2(2049), 12u);
 }
 
+TEST(Bits, PickSelectsLikeTheConditionalOperator) {
+  EXPECT_EQ(pick(true, 7u, 9u), 7u);
+  EXPECT_EQ(pick(false, 7u, 9u), 9u);
+  EXPECT_EQ(pick(true, ~uint64_t{0}, uint64_t{0}), ~uint64_t{0});
+  EXPECT_EQ(pick(false, ~uint64_t{0}, uint64_t{1} << 63), uint64_t{1} << 63);
+  EXPECT_EQ(pick(true, -5, 3), -5);  // signed operands as they are
+  EXPECT_EQ(pick(false, -5, -3), -3);
+  static_assert(pick(true, size_t{4}, size_t{8}) == 4, "usable in constant expressions");
+}
+
 TEST(Wide, LanesBytesAndTruncation) {
   Wide w;
   w.set_lane(240, 16, 0xbeef);

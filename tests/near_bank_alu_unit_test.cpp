@@ -237,14 +237,15 @@ TEST(NearBankAlu, StepIsEvalThenClock) {
 // core run on the data pins where they are) against RegBlock's generic ones
 // (hw/common/reg_block.h), which a glue of another name gets: the same
 // outputs, register port and interrupt included, in every cycle of random
-// commands and random register traffic, resets among them.
+// commands and random register traffic, resets among them; and its step()
+// (the kernel-free engine's and the benchmark's) the same again.
 struct GenericGlue : NearBankAluGlue {};
 
 TEST(NearBankAluBlock, SameAsTheGenericRegBlock) {
   NearBankAluParams p;
   p.bg = 2;
   p.addr_w = 2;
-  NearBankAlu fast(p);
+  NearBankAlu fast(p), stepped(p);
   RegBlock<GenericGlue> generic(p);
   std::mt19937_64 rng(11);
   tb::ApbMaster apb;
@@ -282,6 +283,9 @@ TEST(NearBankAluBlock, SameAsTheGenericRegBlock) {
     apb.drive(in.apb, in.rst_n);
     const NearBankAluOutputs a = fast.eval(in), b = generic.eval(in);
     ASSERT_TRUE(same(a, b)) << "cycle " << c;
+    NearBankAluOutputs s;
+    stepped.step(in, s);
+    ASSERT_TRUE(same(s, b)) << "step(), cycle " << c;
     fast.clock(in);
     generic.clock(in);
     apb.after(in.apb, a.apb);

@@ -114,6 +114,8 @@ class MemSubsystem {
   void clock(const MemSubsystemInputs& in);
   // eval() then clock() on the same inputs, the wires worked out once.
   MemSubsystemOutputs step(const MemSubsystemInputs& in);
+  // The same into the caller's outputs (the engines' and the benchmark's form).
+  void step(const MemSubsystemInputs& in, MemSubsystemOutputs& out) { out = step(in); }
 
   // Register accesses from a TLM-2.0 target (hw/common/reg_target.h),
   // decoded by window as the APB port does, over all four windows.

@@ -111,12 +111,14 @@ inline void RegBlock<NearBankAluGlue>::clock(const NearBankAluInputs& in) {
 }
 
 // Its step(): eval() then clock(), the two above (the generic one would copy
-// the data pins into the core's inputs).
+// the data pins into the core's inputs), into the caller's outputs.
 template <>
-inline NearBankAluOutputs RegBlock<NearBankAluGlue>::step(const NearBankAluInputs& in) {
-  const NearBankAluOutputs o = eval(in);
+inline void RegBlock<NearBankAluGlue>::step(const NearBankAluInputs& in, NearBankAluOutputs& o) {
+  const bool ready = core_.cmd_ready(in);
+  static_cast<NearBankAluDataOut&>(o) = core_.registered();
+  o.cmd_ready = ready;
+  answer(in, core_.registered(), o);
   clock(in);
-  return o;
 }
 
 }  // namespace t3

@@ -66,7 +66,11 @@ TrackerCore::TrackerCore(const TrackerParams& params) : p_(params) {
   upe_mask_ = low_mask(p_.upe_w);
   stat_mask_ = low_mask(p_.stat_w);
   ways_mask_ = low_mask(p_.ways);
-  rows_.assign(size_t(p_.sets) * p_.ways, Row{});
+  // One scratch row, trigger slot and known-tile slot past the end each:
+  // apply() writes there when a cycle writes nothing.
+  scratch_row_ = size_t(p_.sets) * p_.ways;
+  rows_.assign(scratch_row_ + 1, Row{});
+  tags_.assign(scratch_row_ + 1, 0);
   valid_.assign(p_.sets, 0);
   own_wg_.assign(p_.sets, 0);
   own_wf_.assign(p_.sets, 0);
@@ -103,15 +107,18 @@ const TrackerCore::Decision& TrackerCore::decide(const TrackerCoreInputs& in) co
   d.tag = ((wg >> set_w_) << p_.wf_id_w) | wf;
   d.tile = tile_q_;
   d.upe = upe_q_;
-  d.tracked = in.in_valid && tracking && addr >= base_q_ && addr < limit_q_;
+  // Bitwise & and | on bools below, not && and ||: on random traffic every
+  // short-circuit is a branch the host mispredicts about half the time
+  // (issue 20 measured seven a cycle, most of the model's time).
+  d.tracked = in.in_valid & tracking & (addr >= base_q_) & (addr < limit_q_);
 
   // The set's valid bits after the edge (wb's change lands at it).
-  uint64_t vset = valid_[d.set];
-  if (wb_.chg && wb_.set == d.set)
-    vset = (vset & ~(uint64_t{1} << wb_.way)) | (uint64_t(wb_.vnew) << wb_.way);
+  const bool wb_here = wb_.chg & (wb_.set == d.set);
+  const uint64_t vset = (valid_[d.set] & ~(uint64_t(wb_here) << wb_.way)) |
+                        (uint64_t(wb_here & wb_.vnew) << wb_.way);
   const uint64_t free = ~vset & ways_mask_;
   // The write in S1 may take a way of this set if it is another tile.
-  const bool s1_other = s1_.acc && s1_.set == d.set && s1_.tag != d.tag;
+  const bool s1_other = s1_.acc & (s1_.set == d.set) & (s1_.tag != d.tag);
   // A known tile keeps its way through the writes in flight, unless the one
   // in WB (not yet in the list) completes it.
   const uint64_t key = known_key(d.set, d.tag);
@@ -119,28 +126,29 @@ const TrackerCore::Decision& TrackerCore::decide(const TrackerCoreInputs& in) co
   for (unsigned k = 0; k < kKnown; ++k) known |= kn_key_[k] == key;
   // Or its set's owner summary says so: the write's WG owns the set and its
   // WF's tile is live there.
-  known |= wf < own_wf_n_ && (own_wf_[d.set] >> wf & 1) && own_wg_[d.set] == (wg >> set_w_);
-  if (wb_.push && wb_.set == d.set && wb_.row.tag == d.tag) known = false;
-  const bool way_ok = known || (s1_other ? (free & (free - 1)) != 0 : free != 0);
+  known |= (wf < own_wf_n_) & bool(own_wf_[d.set] >> (wf & 63) & 1) &
+           (own_wg_[d.set] == (wg >> set_w_));
+  known &= !(wb_.push & (wb_.set == d.set) & (wb_.row.tag == d.tag));
+  const bool way_ok = known | (s1_other & ((free & (free - 1)) != 0)) | (!s1_other & (free != 0));
   // The output queue after this edge, then room for the triggers of the
   // write in S1 and of this one. The consumer's take in this cycle is not
   // counted: in_ready does not depend on trig_ready (no path from the
   // consumer through the Tracker to its producer).
-  d.pop = tq_cnt_ != 0 && in.trig_ready;
+  d.pop = (tq_cnt_ != 0) & in.trig_ready;
   const unsigned q_next = tq_cnt_ + unsigned(wb_.push);
   const bool out_ok = q_next + unsigned(s1_.acc) < kTrigQueue;
   const bool out_room = q_next < kTrigQueue;
-  const bool fast = way_ok && out_ok;
+  const bool fast = way_ok & out_ok;
   // The exact decision from the lookup of this very write (nothing accepted
   // since: s1_.acc is the write taken in the cycle after the lookup's),
   // under the same threshold fields.
-  const bool lk_match = lk_.valid && !s1_.acc && lk_.set == d.set && lk_.tag == d.tag &&
-                        lk_.size == d.size && lk_.tile == d.tile && lk_.upe == d.upe;
-  const bool slow = lk_match && (lk_.fire ? out_room : (lk_.hit || lk_.free));
+  const bool lk_match = lk_.valid & !s1_.acc & (lk_.set == d.set) & (lk_.tag == d.tag) &
+                        (lk_.size == d.size) & (lk_.tile == d.tile) & (lk_.upe == d.upe);
+  const bool slow = lk_match & ((lk_.fire & out_room) | ((!lk_.fire) & (lk_.hit | lk_.free)));
 
-  d.in_ready = !d.tracked || fast || slow;
-  d.set_full = d.tracked && lk_match && !lk_.fire && !lk_.hit && !lk_.free;
-  d.accept = d.tracked && d.in_ready;
+  d.in_ready = !d.tracked | fast | slow;
+  d.set_full = d.tracked & lk_match & !lk_.fire & !lk_.hit & !lk_.free;
+  d.accept = d.tracked & d.in_ready;
   dc_in_ = in;
   dc_valid_ = true;
   return d;
@@ -156,24 +164,26 @@ TrackerCore::S1Result TrackerCore::lookup() const {
   S1Result r{};
   const uint64_t v = valid_[s1_.set];
   const Row* row = &rows_[size_t(s1_.set) * p_.ways];
-  uint32_t old_cnt = 0;
-  uint64_t old_addr = s1_.addr;
-  // The lowest valid way of the tile (a tile holds one way at most).
-  for (uint64_t m = v; m != 0; m &= m - 1) {
-    const unsigned w = unsigned(__builtin_ctzll(m));
-    if (row[w].tag == s1_.tag) {
-      r.hit = true;
-      r.way = w;
-      old_cnt = row[w].cnt;
-      old_addr = row[w].addr;
-      break;
-    }
-  }
+  const uint32_t* tag = &tags_[size_t(s1_.set) * p_.ways];
+  // Every way compared, as the RTL does (no early exit: a branch per way
+  // on random tags); the lowest valid way of the tile wins (a tile holds one
+  // way at most).
+  uint64_t match = 0;
+#pragma GCC unroll 8
+  for (unsigned w = 0; w < p_.ways; ++w) match |= uint64_t(tag[w] == s1_.tag) << w;
+  match &= v;
   const uint64_t free = ~v & ways_mask_;
+  r.hit = match != 0;
   r.has_free = free != 0;
-  if (!r.hit) r.way = r.has_free ? unsigned(__builtin_ctzll(free)) : 0;
+  // ctz of 0 is undefined: bit 63 stands in, and pick() drops what it gives.
+  const unsigned hit_way = pick(r.hit, unsigned(__builtin_ctzll(match | uint64_t{1} << 63)), 0u);
+  const unsigned free_way = pick(r.has_free, unsigned(__builtin_ctzll(free | uint64_t{1} << 63)), 0u);
+  r.way = pick(r.hit, hit_way, free_way);
+  const Row& hr = row[hit_way];
+  const uint32_t old_cnt = pick(r.hit, hr.cnt, 0u);
+  const uint64_t old_addr = pick(r.hit, hr.addr, s1_.addr);
   // count + size >= threshold, as the RTL computes it: count >= threshold - size.
-  r.fire = r.hit ? (s1_.done || old_cnt >= s1_.rem) : s1_.done;
+  r.fire = s1_.done | (r.hit & (old_cnt >= s1_.rem));
   r.sum = uint32_t((old_cnt + s1_.size) & cnt_mask_);
   r.new_addr = s1_.addr < old_addr ? s1_.addr : old_addr;
   return r;
@@ -198,12 +208,11 @@ TrackerCoreOutputs TrackerCore::outputs(const Decision& d) const {
   o.in_ready = d.in_ready;
   o.set_full = d.set_full;
   o.trig_valid = tq_cnt_ != 0;
-  if (o.trig_valid) {  // 0 while empty, as the RTL drives them
-    const Trig& t = tq_[tq_head_];
-    o.trig_wg_id = t.wg;
-    o.trig_wf_id = t.wf;
-    o.trig_addr = t.addr;
-  }
+  // 0 while empty, as the RTL drives them.
+  const Trig& t = tq_[tq_head_];
+  o.trig_wg_id = pick(o.trig_valid, t.wg, 0u);
+  o.trig_wf_id = pick(o.trig_valid, t.wf, 0u);
+  o.trig_addr = pick(o.trig_valid, t.addr, uint64_t{0});
   o.stat_updates = stat_updates_;
   o.stat_triggers = stat_triggers_;
   o.stat_stalls = stat_stalls_;
@@ -216,77 +225,77 @@ TrackerCoreOutputs TrackerCore::outputs(const Decision& d) const {
 void TrackerCore::apply(const TrackerCoreInputs& in, const Decision& d) {
   dc_valid_ = false;
   const bool rst = !in.rst_n;
+  // Branch-free on the traffic, as decide() is: the writes that may not
+  // happen go to a scratch slot past the end of their array.
   // WB: wb's row lands (the rows have no reset, and a reset edge writes
   // none), then its valid bit; S1 looks its write up in the result (the
   // lookup's result is used by an accepted write and by a refused one's
   // lookup register, both of a write presented in the last cycle).
-  if (!rst && wb_.chg) {
-    if (wb_.vnew) rows_[size_t(wb_.set) * p_.ways + wb_.way] = wb_.row;
-    uint64_t& v = valid_[wb_.set];
-    v = (v & ~(uint64_t{1} << wb_.way)) | (uint64_t(wb_.vnew) << wb_.way);
-  }
-  const S1Result r = s1_.valid && !rst ? lookup() : S1Result{};
+  const bool chg = !rst & wb_.chg;
+  const size_t at = pick(chg & wb_.vnew, size_t(wb_.set) * p_.ways + wb_.way, scratch_row_);
+  rows_[at] = wb_.row;
+  tags_[at] = wb_.row.tag;
+  uint64_t& v = valid_[wb_.set];
+  v = (v & ~(uint64_t(chg) << wb_.way)) | (uint64_t(chg & wb_.vnew) << wb_.way);
+  S1Result r = lookup();
+  const bool looked = s1_.valid & !rst;
+  r.hit &= looked;
+  r.fire &= looked;
+  r.has_free &= looked;
   // The output queue's slots have no reset either.
-  if (wb_.push) tq_[(tq_head_ + tq_cnt_) % kTrigQueue] = wb_.trig;
+  const unsigned tail = tq_head_ + tq_cnt_;
+  tq_[pick(wb_.push, pick(tail >= kTrigQueue, tail - kTrigQueue, tail), kTrigQueue)] = wb_.trig;
 
-  auto bump = [this](uint32_t& c) { c = uint32_t((c + 1) & stat_mask_); };
   if (rst) {
     std::fill(valid_.begin(), valid_.end(), 0);
     live_ = 0;
     tq_head_ = tq_cnt_ = 0;
     stat_updates_ = stat_triggers_ = stat_stalls_ = stat_untracked_ = 0;
     inc_upd_ = inc_stall_ = inc_untr_ = false;
-  } else {
-    // WB: the live count, the trigger queue, the counters.
-    if (wb_.valid && wb_.alloc) ++live_;
-    if (wb_.valid && wb_.free) --live_;
-    if (d.pop) tq_head_ = (tq_head_ + 1) % kTrigQueue;
-    tq_cnt_ = tq_cnt_ - unsigned(d.pop) + unsigned(wb_.push);
-    if (wb_.push) bump(stat_triggers_);
-    // What P decided counts at the next edge, off in_ready's path.
-    if (inc_upd_) bump(stat_updates_);
-    if (inc_stall_) bump(stat_stalls_);
-    if (inc_untr_) bump(stat_untracked_);
-    inc_upd_ = d.accept;
-    inc_stall_ = in.in_valid && !d.in_ready;
-    inc_untr_ = in.in_valid && !d.tracked;
-  }
-
-  // The known live tiles, at WB: a write that fires forgets its tile, one
-  // that does not makes it known (round-robin replacement).
-  if (rst) {
     for (uint64_t& k : kn_key_) k = 0;
     kn_rr_ = 0;
-  } else if (wb_.valid) {
+    std::fill(own_wf_.begin(), own_wf_.end(), 0);
+  } else {
+    // WB: the live count, the trigger queue, the counters.
+    live_ = live_ + unsigned(wb_.valid & wb_.alloc) - unsigned(wb_.valid & wb_.free);
+    const unsigned head = tq_head_ + unsigned(d.pop);
+    tq_head_ = head == kTrigQueue ? 0 : head;
+    tq_cnt_ = tq_cnt_ - unsigned(d.pop) + unsigned(wb_.push);
+    const auto bump = [this](uint32_t& c, bool inc) { c = uint32_t((c + inc) & stat_mask_); };
+    bump(stat_triggers_, wb_.push);
+    // What P decided counts at the next edge, off in_ready's path.
+    bump(stat_updates_, inc_upd_);
+    bump(stat_stalls_, inc_stall_);
+    bump(stat_untracked_, inc_untr_);
+    inc_upd_ = d.accept;
+    inc_stall_ = in.in_valid & !d.in_ready;
+    inc_untr_ = in.in_valid & !d.tracked;
+
+    // The known live tiles, at WB: a write that fires forgets its tile, one
+    // that does not makes it known (round-robin replacement).
     const uint64_t key = known_key(wb_.set, wb_.row.tag);
     bool any = false;
-    for (unsigned k = 0; k < kKnown; ++k) {
-      const bool hit = kn_key_[k] == key;
-      any |= hit;
-      if (hit && wb_.push) kn_key_[k] = 0;
-    }
-    if (!wb_.push && !any) {
-      kn_key_[kn_rr_] = key;
-      kn_rr_ = (kn_rr_ + 1) % kKnown;
-    }
-  }
+    for (unsigned k = 0; k < kKnown; ++k) any |= kn_key_[k] == key;
+    // A trigger is rare beside the writes (one per tile): a branch the host
+    // predicts.
+    if (wb_.valid & wb_.push & any)
+      for (uint64_t& k : kn_key_) k = k == key ? 0 : k;
+    const bool learn = wb_.valid & !wb_.push & !any;
+    kn_key_[pick(learn, kn_rr_, kKnown)] = key;
+    kn_rr_ = (kn_rr_ + unsigned(learn)) % kKnown;
 
-  // The set's owner summary, at WB: a tile of the owner that takes a way
-  // sets its WF's bit, one that frees its way clears it; the first tile
-  // into a set whose owner has no live tile makes its WG the owner.
-  if (rst) {
-    std::fill(own_wf_.begin(), own_wf_.end(), 0);
-  } else if (wb_.valid && (wb_.alloc || wb_.free)) {
+    // The set's owner summary, at WB: a tile of the owner that takes a way
+    // sets its WF's bit, one that frees its way clears it; the first tile
+    // into a set whose owner has no live tile makes its WG the owner.
     const uint32_t m = wb_.row.tag >> p_.wf_id_w, f = wb_.row.tag & uint32_t(wf_mask_);
-    const uint64_t bit = f < own_wf_n_ ? uint64_t{1} << f : 0;
+    const uint64_t bit = f < own_wf_n_ ? uint64_t{1} << (f & 63) : 0;
     uint32_t& own = own_wg_[wb_.set];
     uint64_t& wfs = own_wf_[wb_.set];
-    if (wb_.alloc && wfs == 0) {
-      own = m;
-      wfs = bit;
-    } else if (own == m) {
-      wfs = wb_.alloc ? wfs | bit : wfs & ~bit;
-    }
+    const bool alloc = wb_.valid & wb_.alloc, freed = wb_.valid & wb_.free;
+    const bool take = alloc & (wfs == 0);
+    const bool mine = (!take) & (alloc | freed) & (own == m);
+    own = pick(take, m, own);
+    wfs = pick(take, bit, pick(mine, pick(alloc, wfs | bit, wfs & ~bit), wfs));
   }
 
   // lk: the lookup of a refused write.
@@ -298,16 +307,16 @@ void TrackerCore::apply(const TrackerCoreInputs& in, const Decision& d) {
   lk_.hit = r.hit;
   lk_.fire = r.fire;
   lk_.free = r.has_free;
-  lk_.valid = !rst && s1_.valid && !s1_.acc;
+  lk_.valid = !rst & s1_.valid & !s1_.acc;
 
   // S1 -> WB, field by field in place (a whole-struct copy of one built on
   // the stack stalls on store forwarding).
-  wb_.valid = !rst && s1_.acc;
-  wb_.chg = !rst && s1_.acc && (r.hit || !r.fire);
-  wb_.push = !rst && s1_.acc && r.fire;
+  wb_.valid = !rst & s1_.acc;
+  wb_.chg = !rst & s1_.acc & (r.hit | !r.fire);
+  wb_.push = !rst & s1_.acc & r.fire;
   wb_.vnew = !r.fire;
-  wb_.alloc = !r.hit && !r.fire;
-  wb_.free = r.hit && r.fire;
+  wb_.alloc = !r.hit & !r.fire;
+  wb_.free = r.hit & r.fire;
   wb_.set = s1_.set;
   wb_.way = r.way;
   wb_.row.tag = s1_.tag;
@@ -318,8 +327,8 @@ void TrackerCore::apply(const TrackerCoreInputs& in, const Decision& d) {
   wb_.trig.addr = r.new_addr;
 
   // P -> S1: every presented write, for its lookup.
-  s1_.valid = !rst && d.tracked;
-  s1_.acc = !rst && d.accept;
+  s1_.valid = !rst & d.tracked;
+  s1_.acc = !rst & d.accept;
   s1_.set = d.set;
   s1_.tag = d.tag;
   s1_.wg = uint32_t(in.in_wg_id & wg_mask_);
@@ -335,7 +344,7 @@ void TrackerCore::apply(const TrackerCoreInputs& in, const Decision& d) {
   // (a reset edge sees the registers from before it, and clears it), the
   // fields as P reads them, the verdict and the threshold. The model
   // recomputes the derived values only when a field changes (they seldom do).
-  en_q_ = !rst && in.cfg.enable;
+  en_q_ = !rst & in.cfg.enable;
   if (!cfg_seen_ || in.cfg.base != cfg_in_.base || in.cfg.limit != cfg_in_.limit ||
       in.cfg.tile_size != cfg_in_.tile_size || in.cfg.updates_per_elem != cfg_in_.updates_per_elem) {
     cfg_in_ = in.cfg;

@@ -165,8 +165,11 @@ class TrackerCore {
     uint32_t tag = 0, size = 0, tile = 0, upe = 0;  // the write, and the threshold's fields
   };
   // P: the decision on the presented write, from flops only.
+  // No two flags side by side that outputs() copies side by side: the
+  // compiler would copy them as one word, which waits for decide()'s two
+  // byte stores to retire (store forwarding fails: 18 % of the model's time).
   struct Decision {
-    bool cfg_error, tracked, accept, in_ready, set_full, pop;
+    bool in_ready, tracked, set_full, accept, cfg_error, pop;
     unsigned set;
     uint32_t tag, size, tile, upe;
   };
@@ -189,6 +192,10 @@ class TrackerCore {
   // The rows (rtl: one t3_mem per way), set s way w at s * ways + w: a
   // set's ways side by side, as S1 reads them.
   std::vector<Row> rows_;
+  // The rows' tags again, packed (the model's own): S1 compares a set's
+  // ways in one cache line, not three.
+  std::vector<uint32_t> tags_;
+  size_t scratch_row_ = 0;
   std::vector<uint64_t> valid_;     // per set, a bit per way
   // The configuration register (rtl cfg_en_q, base_q, ..., fault_q, thr_q):
   // the core works on the register block's values of the last cycle.
@@ -203,7 +210,7 @@ class TrackerCore {
   static uint64_t known_key(unsigned set, uint32_t tag) {
     return uint64_t{1} << 63 | uint64_t(set) << 47 | tag;
   }
-  uint64_t kn_key_[kKnown] = {};
+  uint64_t kn_key_[kKnown + 1] = {};
   unsigned kn_rr_ = 0;
   // Each set's owner summary (rtl own_wg_q, own_wf_q): the WG-id MSBs of
   // the set's owner and a bit per WF id (below own_wf_n_) of its tiles live
@@ -211,7 +218,7 @@ class TrackerCore {
   std::vector<uint32_t> own_wg_;
   std::vector<uint64_t> own_wf_;
   unsigned own_wf_n_ = 0;
-  Trig tq_[kTrigQueue];
+  Trig tq_[kTrigQueue + 1];
   unsigned tq_head_ = 0, tq_cnt_ = 0;
   uint32_t stat_updates_ = 0, stat_triggers_ = 0, stat_stalls_ = 0, stat_untracked_ = 0;
   // What P decided, counted at the next edge (rtl inc_*_q).

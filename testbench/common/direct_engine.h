@@ -102,7 +102,7 @@ class DirectEngine final : public Engine<Block> {
   // The model's edge is taken with its outputs (step(): one evaluation a
   // cycle); edge() follows settle() with the same inputs.
   void settle(const Inputs& in, Outputs& model, Outputs& rtl) override {
-    model = model_.step(in);
+    model_.step(in, model);
     rtl_.settle(in, rtl);
   }
   void edge(const Inputs&) override { rtl_.edge(); }
