@@ -79,9 +79,12 @@ def main():
     if a.update_doc:
         doc = os.path.join(ROOT, "docs", "blocks", a.block + ".md")
         text = open(doc, encoding="utf-8").read()
-        body = ("`scripts/bench.py --block %s --update-doc` (%s, %s, 2 cores, Release build; "
+        # The command as run: the figures must come from the command beside them.
+        opts = "".join(" --%s %d" % (k, getattr(a, k)) for k in ("cycles", "runs")
+                       if getattr(a, k) != ap.get_default(k))
+        body = ("`scripts/bench.py --block %s%s --update-doc` (%s, %s, %d cores, Release build; "
                 "%s): %s.\n\n%s\n\n%s" % (
-                    a.block, datetime.date.today().isoformat(), cpu_name(),
+                    a.block, opts, datetime.date.today().isoformat(), cpu_name(), os.cpu_count() or 0,
                     "each form in its own process on the same recorded traffic",
                     verdict, "\n".join(head), "\n".join(lines)))
         new, n = re.subn(r"<!-- speed:begin -->.*?<!-- speed:end -->",

@@ -88,14 +88,12 @@ using NearBankAlu = RegBlock<NearBankAluGlue>;
 // holds the two to the same outputs in every cycle. To go when RegBlock lets
 // a core take its data pins by reference.
 template <>
-inline NearBankAluOutputs RegBlock<NearBankAluGlue>::eval(const NearBankAluInputs& in) const {
+inline void RegBlock<NearBankAluGlue>::eval(const NearBankAluInputs& in, NearBankAluOutputs& o) const {
   const bool ready = core_.cmd_ready(in);
-  NearBankAluOutputs o{};
   static_cast<NearBankAluDataOut&>(o) = core_.registered();
   o.cmd_ready = ready;
   // hw2reg() reads the registered outputs only (not cmd_ready).
   answer(in, core_.registered(), o);
-  return o;
 }
 
 template <>
@@ -114,10 +112,7 @@ inline void RegBlock<NearBankAluGlue>::clock(const NearBankAluInputs& in) {
 // the data pins into the core's inputs), into the caller's outputs.
 template <>
 inline void RegBlock<NearBankAluGlue>::step(const NearBankAluInputs& in, NearBankAluOutputs& o) {
-  const bool ready = core_.cmd_ready(in);
-  static_cast<NearBankAluDataOut&>(o) = core_.registered();
-  o.cmd_ready = ready;
-  answer(in, core_.registered(), o);
+  eval(in, o);
   clock(in);
 }
 

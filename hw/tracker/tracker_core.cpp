@@ -70,7 +70,6 @@ TrackerCore::TrackerCore(const TrackerParams& params) : p_(params) {
   // apply() writes there when a cycle writes nothing.
   scratch_row_ = size_t(p_.sets) * p_.ways;
   rows_.assign(scratch_row_ + 1, Row{});
-  tags_.assign(scratch_row_ + 1, 0);
   valid_.assign(p_.sets, 0);
   own_wg_.assign(p_.sets, 0);
   own_wf_.assign(p_.sets, 0);
@@ -122,8 +121,7 @@ const TrackerCore::Decision& TrackerCore::decide(const TrackerCoreInputs& in) co
   // A known tile keeps its way through the writes in flight, unless the one
   // in WB (not yet in the list) completes it.
   const uint64_t key = known_key(d.set, d.tag);
-  bool known = false;
-  for (unsigned k = 0; k < kKnown; ++k) known |= kn_key_[k] == key;
+  bool known = known_listed(key);
   // Or its set's owner summary says so: the write's WG owns the set and its
   // WF's tile is live there.
   known |= (wf < own_wf_n_) & bool(own_wf_[d.set] >> (wf & 63) & 1) &
@@ -164,13 +162,12 @@ TrackerCore::S1Result TrackerCore::lookup() const {
   S1Result r{};
   const uint64_t v = valid_[s1_.set];
   const Row* row = &rows_[size_t(s1_.set) * p_.ways];
-  const uint32_t* tag = &tags_[size_t(s1_.set) * p_.ways];
   // Every way compared, as the RTL does (no early exit: a branch per way
   // on random tags); the lowest valid way of the tile wins (a tile holds one
   // way at most).
   uint64_t match = 0;
 #pragma GCC unroll 8
-  for (unsigned w = 0; w < p_.ways; ++w) match |= uint64_t(tag[w] == s1_.tag) << w;
+  for (unsigned w = 0; w < p_.ways; ++w) match |= uint64_t(row[w].tag == s1_.tag) << w;
   match &= v;
   const uint64_t free = ~v & ways_mask_;
   r.hit = match != 0;
@@ -232,9 +229,7 @@ void TrackerCore::apply(const TrackerCoreInputs& in, const Decision& d) {
   // lookup's result is used by an accepted write and by a refused one's
   // lookup register, both of a write presented in the last cycle).
   const bool chg = !rst & wb_.chg;
-  const size_t at = pick(chg & wb_.vnew, size_t(wb_.set) * p_.ways + wb_.way, scratch_row_);
-  rows_[at] = wb_.row;
-  tags_[at] = wb_.row.tag;
+  rows_[pick(chg & wb_.vnew, size_t(wb_.set) * p_.ways + wb_.way, scratch_row_)] = wb_.row;
   uint64_t& v = valid_[wb_.set];
   v = (v & ~(uint64_t(chg) << wb_.way)) | (uint64_t(chg & wb_.vnew) << wb_.way);
   S1Result r = lookup();
@@ -274,8 +269,7 @@ void TrackerCore::apply(const TrackerCoreInputs& in, const Decision& d) {
     // The known live tiles, at WB: a write that fires forgets its tile, one
     // that does not makes it known (round-robin replacement).
     const uint64_t key = known_key(wb_.set, wb_.row.tag);
-    bool any = false;
-    for (unsigned k = 0; k < kKnown; ++k) any |= kn_key_[k] == key;
+    const bool any = known_listed(key);
     // A trigger is rare beside the writes (one per tile): a branch the host
     // predicts.
     if (wb_.valid & wb_.push & any)

@@ -165,11 +165,8 @@ class TrackerCore {
     uint32_t tag = 0, size = 0, tile = 0, upe = 0;  // the write, and the threshold's fields
   };
   // P: the decision on the presented write, from flops only.
-  // No two flags side by side that outputs() copies side by side: the
-  // compiler would copy them as one word, which waits for decide()'s two
-  // byte stores to retire (store forwarding fails: 18 % of the model's time).
   struct Decision {
-    bool in_ready, tracked, set_full, accept, cfg_error, pop;
+    bool cfg_error, tracked, accept, in_ready, set_full, pop;
     unsigned set;
     uint32_t tag, size, tile, upe;
   };
@@ -192,9 +189,6 @@ class TrackerCore {
   // The rows (rtl: one t3_mem per way), set s way w at s * ways + w: a
   // set's ways side by side, as S1 reads them.
   std::vector<Row> rows_;
-  // The rows' tags again, packed (the model's own): S1 compares a set's
-  // ways in one cache line, not three.
-  std::vector<uint32_t> tags_;
   size_t scratch_row_ = 0;
   std::vector<uint64_t> valid_;     // per set, a bit per way
   // The configuration register (rtl cfg_en_q, base_q, ..., fault_q, thr_q):
@@ -209,6 +203,11 @@ class TrackerCore {
   // one key (0: not valid), compared whole.
   static uint64_t known_key(unsigned set, uint32_t tag) {
     return uint64_t{1} << 63 | uint64_t(set) << 47 | tag;
+  }
+  bool known_listed(uint64_t key) const {
+    bool any = false;
+    for (unsigned k = 0; k < kKnown; ++k) any |= kn_key_[k] == key;
+    return any;
   }
   uint64_t kn_key_[kKnown + 1] = {};
   unsigned kn_rr_ = 0;
