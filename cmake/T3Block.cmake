@@ -142,22 +142,23 @@ function(t3_hw_block block)
   add_library(t3_${block} ${srcs})
   target_include_directories(t3_${block} PUBLIC "${CMAKE_CURRENT_SOURCE_DIR}")
   target_link_libraries(t3_${block} PUBLIC t3_common ${ARG_LIBS})
-  # Registers from one description: a changed hw/<block>/<block>_regs.yaml
-  # (or generator) regenerates the committed files before the model builds;
-  # ctest reggen_check fails on a generated file edited by hand.
-  set(regs_yaml "${CMAKE_CURRENT_SOURCE_DIR}/${block}/${block}_regs.yaml")
-  if(EXISTS "${regs_yaml}")
-    file(GLOB reggen_templates CONFIGURE_DEPENDS "${PROJECT_SOURCE_DIR}/scripts/reggen/*.j2")
-    set(stamp "${CMAKE_CURRENT_BINARY_DIR}/${block}_reggen.stamp")
-    add_custom_command(OUTPUT "${stamp}"
-      COMMAND ${Python3_EXECUTABLE} "${PROJECT_SOURCE_DIR}/scripts/reggen.py" --block ${block}
-      COMMAND ${CMAKE_COMMAND} -E touch "${stamp}"
-      DEPENDS "${regs_yaml}" "${PROJECT_SOURCE_DIR}/scripts/reggen.py" ${reggen_templates}
-      COMMENT "Registers of ${block} from ${block}_regs.yaml"
-      VERBATIM)
-    add_custom_target(${block}_reggen DEPENDS "${stamp}")
-    add_dependencies(t3_${block} ${block}_reggen)
-  endif()
+  # The block from its description (scripts/blockgen.py): configuring
+  # brings the generated files up to date (CMakeLists.txt), and so does a
+  # build after a changed hw/<block>/<block>.yaml, generator or template;
+  # ctest blockgen_check fails on a generated file edited by hand.
+  set(desc "${CMAKE_CURRENT_SOURCE_DIR}/${block}/${block}.yaml")
+  file(GLOB reggen_templates CONFIGURE_DEPENDS "${PROJECT_SOURCE_DIR}/scripts/reggen/*.j2")
+  set(stamp "${CMAKE_CURRENT_BINARY_DIR}/${block}_blockgen.stamp")
+  add_custom_command(OUTPUT "${stamp}"
+    COMMAND ${Python3_EXECUTABLE} "${PROJECT_SOURCE_DIR}/scripts/blockgen.py" --block ${block}
+    COMMAND ${CMAKE_COMMAND} -E touch "${stamp}"
+    DEPENDS "${desc}" "${PROJECT_SOURCE_DIR}/scripts/blockgen.py" "${PROJECT_SOURCE_DIR}/scripts/reggen.py"
+      ${reggen_templates}
+    COMMENT "${block} from ${block}.yaml"
+    VERBATIM)
+  # <block>_reggen: what waits for the generated register files.
+  add_custom_target(${block}_reggen DEPENDS "${stamp}")
+  add_dependencies(t3_${block} ${block}_reggen)
   t3_target_options(t3_${block})
   add_library(t3_${block}_sc "${block}/${block}_sc.cpp")
   target_link_libraries(t3_${block}_sc PUBLIC t3_${block} PkgConfig::SYSTEMC)
@@ -322,7 +323,7 @@ function(t3_block_tests block)
       --top-module ${block} ${rtl_srcs})
   add_test(NAME ${block}_params
     COMMAND ${Python3_EXECUTABLE} "${PROJECT_SOURCE_DIR}/scripts/check_params.py" --block ${block})
-  # The generated register block (scripts/reggen.py): lint, and synthesis
+  # The generated register block (scripts/blockgen.py): lint, and synthesis
   # without latches.
   set(reg_rtl "${PROJECT_SOURCE_DIR}/rtl/reg_apb.sv" "${PROJECT_SOURCE_DIR}/rtl/${block}_reg_pkg.sv"
     "${PROJECT_SOURCE_DIR}/rtl/${block}_reg_top.sv")

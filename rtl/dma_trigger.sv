@@ -2,7 +2,7 @@
 // controller see it (T3 §4.2.2, §4.4, Fig. 11-12): the core
 // (rtl/dma_trigger_core.sv) behind its register block
 // (rtl/dma_trigger_reg_top.sv, generated from
-// hw/dma_trigger/dma_trigger_regs.yaml), an AMBA APB slave; the two meet only
+// hw/dma_trigger/dma_trigger.yaml), an AMBA APB slave; the two meet only
 // through the reg2hw and hw2reg structs.
 //
 // The registers drive the core's configuration (CTRL.ENABLE, BURST) and its
@@ -18,7 +18,7 @@
 //
 // The C++ model of the same composition is hw/dma_trigger/dma_trigger.h.
 //
-// Parameters: the list is hw/dma_trigger/dma_trigger_params.def; the core
+// Parameters: the list is hw/dma_trigger/dma_trigger.yaml; the core
 // checks their ranges at elaboration.
 module dma_trigger #(
   parameter int unsigned ENTRIES        = 16,

@@ -14,7 +14,7 @@
 // implements exactly this behaviour; testbench/dma_trigger compares the two
 // (inside their blocks) every cycle.
 //
-// Parameters: the list is hw/dma_trigger/dma_trigger_params.def (defaults and
+// Parameters: the list is hw/dma_trigger/dma_trigger.yaml (defaults and
 // ranges there; scripts/check_params.py holds this file to it).
 module dma_trigger_core #(
   parameter int unsigned ENTRIES        = 16,  // 1..64 table entries (dma_map regions)

@@ -1,7 +1,7 @@
 // T3 MCA arbiter as firmware and the memory controller see it (T3 §4.5,
 // Fig. 9): the core (rtl/mca_arbiter_core.sv) behind its register block
 // (rtl/mca_arbiter_reg_top.sv, generated from
-// hw/mca_arbiter/mca_arbiter_regs.yaml), an AMBA APB slave; the two meet
+// hw/mca_arbiter/mca_arbiter.yaml), an AMBA APB slave; the two meet
 // only through the reg2hw and hw2reg structs. The registers drive the core's
 // configuration and show its state; the auto bounds and the learning window
 // are locked while a window runs. Interrupts: CFG_ERROR in every cycle the
@@ -10,7 +10,7 @@
 //
 // The C++ model of the same composition is hw/mca_arbiter/mca_arbiter.h.
 //
-// Parameters: the list is hw/mca_arbiter/mca_arbiter_params.def; the core
+// Parameters: the list is hw/mca_arbiter/mca_arbiter.yaml; the core
 // checks their ranges at elaboration.
 module mca_arbiter #(
   parameter int unsigned DATA_W  = 64,  // 1..64; request payload

@@ -17,7 +17,7 @@
 // implements exactly this behaviour; testbench/mca_arbiter compares the two
 // (inside their blocks) every cycle.
 //
-// Parameters: the list is hw/mca_arbiter/mca_arbiter_params.def (defaults and
+// Parameters: the list is hw/mca_arbiter/mca_arbiter.yaml (defaults and
 // ranges there); the ranges are checked here at elaboration, and
 // scripts/check_params.py holds the block, rtl/mca_arbiter.sv, to the list.
 module mca_arbiter_core #(

@@ -14,7 +14,7 @@
 // The C++ cycle model hw/mem_subsystem/mem_subsystem.{h,cpp} is the same
 // composition; testbench/mem_subsystem compares the two every cycle.
 //
-// Parameters: the list is hw/mem_subsystem/mem_subsystem_params.def; the
+// Parameters: the list is hw/mem_subsystem/mem_subsystem.yaml; the
 // blocks check their ranges at elaboration.
 module mem_subsystem #(
   parameter int unsigned SETS           = 256,

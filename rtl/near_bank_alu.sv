@@ -1,7 +1,7 @@
 // T3 near-bank ALU as firmware and the memory controller see it (T3 §4.3,
 // §5.1.1): the core (rtl/near_bank_alu_core.sv) behind its register block
 // (rtl/near_bank_alu_reg_top.sv, generated from
-// hw/near_bank_alu/near_bank_alu_regs.yaml), an AMBA APB slave; the two meet
+// hw/near_bank_alu/near_bank_alu.yaml), an AMBA APB slave; the two meet
 // only through the reg2hw and hw2reg structs. The block has no run-time
 // configuration (its timing is parameters, T3 Table 1): the registers clear
 // the captured error (CTRL.ERR_CLEAR) and show it (STATUS.ERR), the counters
@@ -11,7 +11,7 @@
 //
 // The C++ model of the same composition is hw/near_bank_alu/near_bank_alu.h.
 //
-// Parameters: the list is hw/near_bank_alu/near_bank_alu_params.def; the
+// Parameters: the list is hw/near_bank_alu/near_bank_alu.yaml; the
 // core checks their ranges at elaboration.
 module near_bank_alu #(
   parameter int unsigned BURST_BYTES = 32,  // power of two 16..64

@@ -21,7 +21,7 @@
 // implements exactly this behaviour; testbench/near_bank_alu compares the
 // two (inside their blocks) every cycle and checks both against GNU MPFR.
 //
-// Parameters: the list is hw/near_bank_alu/near_bank_alu_params.def (defaults
+// Parameters: the list is hw/near_bank_alu/near_bank_alu.yaml (defaults
 // and ranges there; scripts/check_params.py holds the block to it).
 module near_bank_alu_core #(
   parameter int unsigned BURST_BYTES = 32,  // power of two 16..64

@@ -1,5 +1,5 @@
 // The APB side of every generated register block (rtl/<block>_reg_top.sv,
-// scripts/reggen.py): address decode and the access rules of
+// scripts/blockgen.py): address decode and the access rules of
 // docs/registers/README.md, the same as hw/common/regs.cpp's RegFile.
 //
 // AMBA APB (APB4) slave with no wait states: pready_o is always 1. In an

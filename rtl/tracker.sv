@@ -1,6 +1,6 @@
 // T3 Tracker as firmware and the memory controller see it (T3 §4.2.1,
 // Fig. 9): the core (rtl/tracker_core.sv) behind its register block
-// (rtl/tracker_reg_top.sv, generated from hw/tracker/tracker_regs.yaml), an
+// (rtl/tracker_reg_top.sv, generated from hw/tracker/tracker.yaml), an
 // AMBA APB slave; the two meet only through the reg2hw and hw2reg structs.
 // The registers drive the core's configuration and show its status; the
 // region and the threshold are locked while a tile is live. Interrupts:
@@ -9,7 +9,7 @@
 //
 // The C++ model of the same composition is hw/tracker/tracker.h.
 //
-// Parameters: the list is hw/tracker/tracker_params.def; the core checks
+// Parameters: the list is hw/tracker/tracker.yaml; the core checks
 // their ranges at elaboration.
 module tracker #(
   parameter int unsigned SETS    = 256,

@@ -32,7 +32,7 @@
 // implements exactly this behaviour; testbench/tracker compares the two
 // (inside their blocks) every cycle.
 //
-// Parameters: the list is hw/tracker/tracker_params.def (defaults and ranges
+// Parameters: the list is hw/tracker/tracker.yaml (defaults and ranges
 // there; scripts/check_params.py holds this file to it).
 module tracker_core #(
   parameter int unsigned SETS    = 256,  // power of two, 2..65536

@@ -1,6 +1,7 @@
 #!/usr/bin/python3
-"""Registers from one description: reads hw/<block>/<block>_regs.yaml and
-writes, from the templates in scripts/reggen/,
+"""Registers of a block description (hw/<block>/<block>.yaml, read by
+scripts/blockgen.py): checks its `busy`, `interrupts` and `registers` and
+renders, from the templates in scripts/reggen/,
 
   rtl/<block>_reg_pkg.sv        reg2hw / hw2reg structs
   rtl/<block>_reg_top.sv        the register block with its AMBA APB slave port
@@ -9,20 +10,13 @@ writes, from the templates in scripts/reggen/,
   firmware/include/t3/<block>_regs.h  the C header: offsets, fields, resets
   docs/registers/<block>.md     the register map
 
-The generated files are committed. --check writes nothing and fails, naming
-the file, when a committed file differs from what the description gives
-(stale, or edited by hand); ctest runs it (reggen_check).
-
-usage: scripts/reggen.py [--block B ...] [--check] [--out DIR] [--desc FILE]
+A library of scripts/blockgen.py, which writes and checks the files.
 """
-import argparse
-import difflib
 import os
 import re
 import sys
 
 import jinja2
-import yaml
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 TEMPLATES = os.path.join(ROOT, "scripts", "reggen")
@@ -50,17 +44,11 @@ def parse_bits(where, bits):
     return msb, lsb
 
 
-def load(block, path=None):
-    path = path or os.path.join(ROOT, "hw", block, block + "_regs.yaml")
-    if not os.path.exists(path):
-        fail(path, "no register description")
-    d = yaml.safe_load(open(path, encoding="utf-8"))
-    where = os.path.relpath(path, ROOT)
+def load_desc(block, d, where):
+    """The register part of a block description d (read from where)."""
     for key in ("block", "desc", "registers"):
         if key not in d:
             fail(where, "missing '%s'" % key)
-    if d["block"] != block:
-        fail(where, "block = %r, expected %r" % (d["block"], block))
     regs = list(d["registers"])
     # Interrupts: the three standard registers, first in the map.
     intrs = d.get("interrupts", []) or []
@@ -145,61 +133,18 @@ def outputs(block):
     }
 
 
-def blocks():
-    return sorted(b for b in os.listdir(os.path.join(ROOT, "hw"))
-                  if os.path.exists(os.path.join(ROOT, "hw", b, b + "_regs.yaml")))
-
-
-def render(block, path=None):
+def render_desc(desc):
+    """{path: text} of the register files of a load_desc() result."""
     env = jinja2.Environment(loader=jinja2.FileSystemLoader(TEMPLATES), keep_trailing_newline=True,
                              trim_blocks=True, lstrip_blocks=True, undefined=jinja2.StrictUndefined)
     env.filters["hex"] = lambda v, n=8: "0x%0*X" % (n, v)
     env.filters["bitwise_or"] = lambda a, b: a | b
-    desc = load(block, path)
-    return {out: env.get_template(tpl).render(**desc) for tpl, out in outputs(block).items()}
+    return {out: env.get_template(tpl).render(**desc) for tpl, out in outputs(desc["block"]).items()}
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--block", action="append", help="a block (default: every hw/<b>/<b>_regs.yaml)")
-    ap.add_argument("--check", action="store_true", help="compare with the committed files, write nothing")
-    ap.add_argument("--out", default=ROOT, help="where to write (default: the source tree)")
-    ap.add_argument("--desc", help="read this description instead of hw/<B>/<B>_regs.yaml (one --block; "
-                                   "for trying a description out, with --out)")
-    a = ap.parse_args()
-    if a.desc:
-        if not a.block or len(a.block) != 1:
-            sys.exit("reggen: --desc needs exactly one --block")
-        if os.path.abspath(a.out) == ROOT and not a.check:
-            sys.exit("reggen: --desc writes only with --out DIR (not into the source tree)")
-    known = blocks()
-    todo = a.block or known
-    stale = []
-    for b in todo:
-        if b not in known and not a.desc:
-            sys.exit("reggen: no hw/%s/%s_regs.yaml; blocks with registers: %s" % (b, b, ", ".join(known)))
-        try:
-            files = render(b, a.desc)
-        except DescError as e:
-            sys.exit("reggen: %s" % e)
-        for rel, text in files.items():
-            path = os.path.join(a.out, rel)
-            if a.check:
-                have = open(path, encoding="utf-8").read() if os.path.exists(path) else None
-                if have != text:
-                    stale.append(rel)
-                    diff = difflib.unified_diff((have or "").splitlines(True), text.splitlines(True),
-                                                "committed/" + rel, "generated/" + rel, n=1)
-                    sys.stderr.write("".join(list(diff)[:40]))
-                continue
-            os.makedirs(os.path.dirname(path), exist_ok=True)
-            if not os.path.exists(path) or open(path, encoding="utf-8").read() != text:
-                open(path, "w", encoding="utf-8").write(text)
-                print("reggen: wrote " + rel)
-    if stale:
-        sys.exit("reggen: stale or hand-edited (run scripts/reggen.py and commit): " + ", ".join(stale))
-    if a.check:
-        print("reggen: %d blocks, every generated file matches its description" % len(todo))
+    sys.exit("reggen: the registers are part of a block's description now: "
+             "run scripts/blockgen.py (--check to compare only)")
 
 
 if __name__ == "__main__":

@@ -11,7 +11,7 @@ packages=(
   iverilog          # second opinion on the RTL
   libgtest-dev libbenchmark-dev
   libmpfr-dev       # GNU MPFR: the reference the floating-point units are checked against
-  python3-yaml python3-jinja2  # scripts/reggen.py: the register descriptions and their templates
+  python3-yaml python3-jinja2  # scripts/blockgen.py: the block descriptions and their templates
   python3-matplotlib           # scripts/plot_synth.py: the synthesis sweeps' plots
 )
 

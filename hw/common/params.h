@@ -1,4 +1,5 @@
-// A block's parameters are listed once, in hw/<block>/<block>_params.def, as
+// A block's parameters are listed once, in its description hw/<block>/<block>.yaml;
+// scripts/blockgen.py writes them into hw/<block>/<block>_params.def as
 //   T3_PARAM(RTL_NAME, cpp_field, default, min, max, rule, "meaning")
 // with rule `any` (every value in min..max) or `pow2` (powers of two only).
 // The same file is read by the C++ model (this header's macros turn it into

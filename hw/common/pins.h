@@ -1,4 +1,5 @@
-// A block's pins are listed once, in hw/<block>/<block>_pins.h, as an X-macro
+// A block's pins are listed once, in its description hw/<block>/<block>.yaml;
+// scripts/blockgen.py writes them into hw/<block>/<block>_pins.h as an X-macro
 //   #define T3_<BLOCK>_PINS(X)
 //     X(in,  in_valid_i, 1,        in_valid)
 //     X(in,  in_addr_i,  p.addr_w, in_addr)

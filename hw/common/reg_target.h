@@ -1,6 +1,6 @@
 // A block's registers behind a TLM-2.0 target socket (b_transport): the
 // block's RegFile (hw/common/regs.h, tables generated from its
-// <block>_regs.yaml), alone or inside the block's model (RegBlock), answers
+// <block>.yaml), alone or inside the block's model (RegBlock), answers
 // one 32-bit access per transaction, with the response status the access
 // rules give (docs/registers/README.md):
 //

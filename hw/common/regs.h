@@ -1,5 +1,5 @@
-// A block's register file, driven by the tables scripts/reggen.py generates
-// from hw/<block>/<block>_regs.yaml (the one register description). The
+// A block's register file, driven by the tables scripts/blockgen.py generates
+// from hw/<block>/<block>.yaml (the one register description). The
 // access rules live here once, for every block; the generated
 // rtl/<block>_reg_top.sv implements the same rules for the APB port.
 //

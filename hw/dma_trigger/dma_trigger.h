@@ -1,7 +1,7 @@
 // T3 DMA trigger table and address generator as firmware and the memory
 // controller see it (T3 §4.2.2, §4.4, Fig. 11-12): the core
 // (hw/dma_trigger/dma_trigger_core.h) behind its registers
-// (hw/dma_trigger/dma_trigger_regs.yaml), with the APB port and interrupt of
+// (hw/dma_trigger/dma_trigger.yaml), with the APB port and interrupt of
 // hw/common/apb.h. rtl/dma_trigger.sv is the same composition in RTL.
 //
 // The registers drive the core's configuration (CTRL.ENABLE, BURST) and its

@@ -1,6 +1,6 @@
 // T3 MCA arbiter as firmware and the memory controller see it (T3 §4.5,
 // Fig. 9): the core (hw/mca_arbiter/mca_arbiter_core.h) behind its registers
-// (hw/mca_arbiter/mca_arbiter_regs.yaml), with the APB port and interrupt of
+// (hw/mca_arbiter/mca_arbiter.yaml), with the APB port and interrupt of
 // hw/common/apb.h. rtl/mca_arbiter.sv is the same composition in RTL.
 //
 // The registers drive the core's configuration (CTRL, THR_LEVEL0..2,

@@ -1,6 +1,6 @@
 // T3 near-bank ALU as firmware and the memory controller see it (T3 §4.3,
 // §5.1.1): the core (hw/near_bank_alu/near_bank_alu_core.h) behind its
-// registers (hw/near_bank_alu/near_bank_alu_regs.yaml), with the APB port and
+// registers (hw/near_bank_alu/near_bank_alu.yaml), with the APB port and
 // interrupt of hw/common/apb.h. rtl/near_bank_alu.sv is the same composition
 // in RTL.
 //

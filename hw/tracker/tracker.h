@@ -1,6 +1,6 @@
 // T3 Tracker as firmware and the memory controller see it (T3 §4.2.1,
 // Fig. 9): the core (hw/tracker/tracker_core.h) behind its registers
-// (hw/tracker/tracker_regs.yaml), with the APB port and interrupt of
+// (hw/tracker/tracker.yaml), with the APB port and interrupt of
 // hw/common/apb.h. rtl/tracker.sv is the same composition in RTL.
 //
 // The registers drive the core's configuration (CTRL.ENABLE, BASE, LIMIT,
