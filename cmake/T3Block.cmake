@@ -142,23 +142,6 @@ function(t3_hw_block block)
   add_library(t3_${block} ${srcs})
   target_include_directories(t3_${block} PUBLIC "${CMAKE_CURRENT_SOURCE_DIR}")
   target_link_libraries(t3_${block} PUBLIC t3_common ${ARG_LIBS})
-  # The block from its description (scripts/blockgen.py): configuring
-  # brings the generated files up to date (CMakeLists.txt), and so does a
-  # build after a changed hw/<block>/<block>.yaml, generator or template;
-  # ctest blockgen_check fails on a generated file edited by hand.
-  set(desc "${CMAKE_CURRENT_SOURCE_DIR}/${block}/${block}.yaml")
-  file(GLOB reggen_templates CONFIGURE_DEPENDS "${PROJECT_SOURCE_DIR}/scripts/reggen/*.j2")
-  set(stamp "${CMAKE_CURRENT_BINARY_DIR}/${block}_blockgen.stamp")
-  add_custom_command(OUTPUT "${stamp}"
-    COMMAND ${Python3_EXECUTABLE} "${PROJECT_SOURCE_DIR}/scripts/blockgen.py" --block ${block}
-    COMMAND ${CMAKE_COMMAND} -E touch "${stamp}"
-    DEPENDS "${desc}" "${PROJECT_SOURCE_DIR}/scripts/blockgen.py" "${PROJECT_SOURCE_DIR}/scripts/reggen.py"
-      ${reggen_templates}
-    COMMENT "${block} from ${block}.yaml"
-    VERBATIM)
-  # <block>_reggen: what waits for the generated register files.
-  add_custom_target(${block}_reggen DEPENDS "${stamp}")
-  add_dependencies(t3_${block} ${block}_reggen)
   t3_target_options(t3_${block})
   add_library(t3_${block}_sc "${block}/${block}_sc.cpp")
   target_link_libraries(t3_${block}_sc PUBLIC t3_${block} PkgConfig::SYSTEMC)
@@ -285,7 +268,6 @@ function(t3_block_cosim block)
       SOURCES "${PROJECT_SOURCE_DIR}/rtl/reg_apb.sv" "${PROJECT_SOURCE_DIR}/rtl/${block}_reg_pkg.sv"
         "${PROJECT_SOURCE_DIR}/rtl/${block}_reg_top.sv"
       VERILATOR_ARGS -O3 --x-assign fast --x-initial fast -Wall)
-    add_dependencies(${block}_reg_top_rtl ${block}_reggen)
     t3_verilated_target(${block}_reg_top_rtl)
     set(exe ${block}_reg_top_cosim_test)
     add_executable(${exe} "${CMAKE_CURRENT_SOURCE_DIR}/common/reg_top_cosim_test.cpp")

@@ -13,8 +13,8 @@ the scripts read:
 The generated files are committed. --check writes nothing and fails, naming
 the file, when a committed file differs from what the description gives
 (stale, or edited by hand); ctest runs it (blockgen_check). --cmake FILE
-writes the build's view of every block (CMake reads it at configure time:
-the build finds blocks by their folders, hw/<block>/<block>.yaml).
+also writes the build's view of every block: configuring the build runs
+that (the build finds blocks by their folders, hw/<block>/<block>.yaml).
 
 usage: scripts/blockgen.py [--block B ...] [--check] [--out DIR] [--desc FILE] [--cmake FILE]
 """
@@ -30,7 +30,9 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import reggen  # noqa: E402
 
 ROOT = reggen.ROOT
-NAME = re.compile(r"^[a-z][a-z0-9_]*$")
+NAME = reggen.NAME
+DescError = reggen.DescError
+fail = reggen.fail
 PARAM = re.compile(r"^[A-Z][A-Z0-9_]*$")
 PIN = re.compile(r"^[a-z][a-z0-9_]*_(i|ni|o)$")
 FIELD = re.compile(r"^[a-z][a-z0-9_]*(\.[a-z][a-z0-9_]*)*$")
@@ -38,14 +40,6 @@ BUILD_KEYS = ("uses", "cosim_libs", "test_libs", "demo_libs", "bench_libs", "uni
 TOP_KEYS = ("block", "desc", "params", "derived", "synth", "pins", "configs", "build",
             "busy", "interrupts", "registers")
 MAX_PARAM = 1 << 32
-
-
-class DescError(Exception):
-    pass
-
-
-def fail(where, msg):
-    raise DescError("%s: %s" % (where, msg))
 
 
 def camel(block):
@@ -122,8 +116,11 @@ def load(block, path=None):
         xw = "%s: derived %s" % (where, x.get("name", "?"))
         if "name" not in x or not PARAM.match(x["name"]) or x["name"] in pnames:
             fail(xw, "name: upper case, not a parameter's")
-        derived.append(dict(name=x["name"], method=x["name"].lower() + "()", desc=str(x.get("desc", ""))))
-    names = set(pnames) | {x["name"] for x in derived}
+        derived.append(dict(name=x["name"], desc=str(x.get("desc", ""))))
+    # What a width's names are in C++: a parameter's field, a derived
+    # value's method.
+    cpp_names = {n: "p." + q["field"] for n, q in pnames.items()}
+    cpp_names.update({x["name"]: "p.%s()" % x["name"].lower() for x in derived})
 
     synth = d.get("synth", {}) or {}
     for k in synth:
@@ -161,12 +158,10 @@ def load(block, path=None):
         pin_names.add(p["pin"])
         if not FIELD.match(str(p["field"])):
             fail(pw, "field = %r: a member (or a.b) of the Inputs/Outputs struct" % p["field"])
-        toks = width_tokens(pw, p["width"], names)
-        cpp = "".join(" %s " % t if t in "+-*/" else
-                      ("p.%s" % pnames[t]["field"]) if t in pnames else
-                      ("p.%s" % t.lower() + "()") if PARAM.match(t) else t for t in toks)
+        toks = width_tokens(pw, p["width"], cpp_names)
+        cpp = "".join(" %s " % t if t in "+-*/" else cpp_names.get(t, t) for t in toks)
         pins.append(dict(apb=False, name=p["pin"], dir="out" if p["pin"].endswith("_o") else "in",
-                         width=str(p["width"]), cpp=re.sub(r"\s+", " ", cpp).strip(), field=p["field"]))
+                         cpp=re.sub(r"\s+", " ", cpp).strip(), field=p["field"]))
     if not any(p["apb"] for p in pins) and d.get("registers"):
         fail(where, "pins: a block with registers has the `apb` pins")
 
@@ -302,7 +297,6 @@ def cmake_text(descs):
         for c in b["configs"]:
             cfgs.append('"%s"' % " ".join([c["name"]] + ["%s=%d" % kv for kv in c["params"].items()]))
         out.append("set(T3_%s_CONFIGS %s)" % (name, " ".join(cfgs)))
-        out.append("set(T3_%s_REGS %d)" % (name, 1 if b["regs"] else 0))
         for k in BUILD_KEYS:
             v = b["build"].get(k, [])
             if k == "uses":
@@ -324,30 +318,25 @@ def main():
     ap.add_argument("--out", default=ROOT, help="where to write (default: the source tree)")
     ap.add_argument("--desc", help="read this description instead of hw/<B>/<B>.yaml (one --block; "
                                    "for trying a description out, with --out)")
-    ap.add_argument("--cmake", help="write the build's view of every block to this file, and nothing else")
+    ap.add_argument("--cmake", help="also write the build's view of every block to this file "
+                                    "(configuring does: every block, generated and described to CMake)")
     a = ap.parse_args()
     known = blocks()
-    if a.cmake:
-        try:
-            text = cmake_text({b: load(b) for b in known})
-        except DescError as e:
-            sys.exit("blockgen: %s" % e)
-        if not os.path.exists(a.cmake) or open(a.cmake, encoding="utf-8").read() != text:
-            os.makedirs(os.path.dirname(os.path.abspath(a.cmake)), exist_ok=True)
-            open(a.cmake, "w", encoding="utf-8").write(text)
-        return
+    if a.cmake and (a.block or a.desc or a.check):
+        sys.exit("blockgen: --cmake goes alone (it generates every block)")
     if a.desc:
         if not a.block or len(a.block) != 1:
             sys.exit("blockgen: --desc needs exactly one --block")
         if os.path.abspath(a.out) == ROOT and not a.check:
             sys.exit("blockgen: --desc writes only with --out DIR (not into the source tree)")
     todo = a.block or known
-    stale = []
+    stale, descs = [], {}
     for name in todo:
         if name not in known and not a.desc:
             sys.exit("blockgen: no hw/%s/%s.yaml; blocks: %s" % (name, name, ", ".join(known)))
         try:
-            files = outputs(load(name, a.desc))
+            descs[name] = load(name, a.desc)
+            files = outputs(descs[name])
         except DescError as e:
             sys.exit("blockgen: %s" % e)
         for rel, text in files.items():
@@ -364,6 +353,14 @@ def main():
             if not os.path.exists(path) or open(path, encoding="utf-8").read() != text:
                 open(path, "w", encoding="utf-8").write(text)
                 print("blockgen: wrote " + rel)
+    if a.cmake:
+        try:
+            text = cmake_text(descs)
+        except DescError as e:
+            sys.exit("blockgen: %s" % e)
+        if not os.path.exists(a.cmake) or open(a.cmake, encoding="utf-8").read() != text:
+            os.makedirs(os.path.dirname(os.path.abspath(a.cmake)), exist_ok=True)
+            open(a.cmake, "w", encoding="utf-8").write(text)
     if stale:
         sys.exit("blockgen: stale or hand-edited (run scripts/blockgen.py and commit): " + ", ".join(stale))
     if a.check:

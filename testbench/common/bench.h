@@ -3,8 +3,8 @@
 // The block's traffic source (its constrained-random stimulus) runs against
 // the C++ model and its inputs are recorded cycle by cycle, a chunk at a
 // time; the form under test replays each chunk, so each row measures the
-// form itself, not the stimulus. Replaying is exact because every form is cycle-equivalent
-// (the co-simulation tests hold them to it). The stimulus's own cost is
+// form itself, not the stimulus. Replaying is exact because every form is
+// cycle-equivalent (the co-simulation tests hold them to it). The stimulus's own cost is
 // reported on its own row: (source + model) minus the model's replay.
 //
 // Forms: core (the C++ model), systemc (its SystemC module in the kernel),
