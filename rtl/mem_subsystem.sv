@@ -7,9 +7,10 @@
 // (rtl/near_bank_alu.sv) executes the queue's head on the DRAM array
 // (outside: the bank_* pins); the Tracker's triggers feed the DMA trigger
 // table (rtl/dma_trigger.sv), whose burst descriptors leave for the DMA
-// engine. One APB port reaches the four register windows (paddr_i[15:12]:
-// 0 Tracker, 1 DMA trigger table, 2 MCA arbiter, 3 near-bank ALU; any other
-// window answers PSLVERR); intr_o ORs the four interrupts.
+// engine. One APB port reaches the four register windows (the address map
+// of the description, rtl/mem_subsystem_map_pkg.sv: pages 0 Tracker, 1 DMA
+// trigger table, 2 MCA arbiter, 3 near-bank ALU; any other page answers
+// PSLVERR); intr_o ORs the four interrupts.
 //
 // The C++ cycle model hw/mem_subsystem/mem_subsystem.{h,cpp} is the same
 // composition; testbench/mem_subsystem compares the two every cycle.
@@ -129,12 +130,17 @@ module mem_subsystem #(
   localparam logic [1:0]  OP_STORE = 2'd1, OP_ADD = 2'd2;
 
   // ------------------------------------------------------------- registers
-  logic [3:0]  win_sel;
-  logic [31:0] prdata [4];
-  logic [3:0]  pready, pslverr, intr;
-  always_comb begin
-    for (int b = 0; b < 4; b++) win_sel[b] = psel_i && paddr_i[15:12] == 4'(b);
-  end
+  // The windows: rtl/mem_subsystem_map_pkg.sv (from the description's map).
+  localparam int N_WIN = mem_subsystem_map_pkg::N_WIN;
+  localparam int unsigned W_TRK = mem_subsystem_map_pkg::WIN_TRACKER;
+  localparam int unsigned W_DMA = mem_subsystem_map_pkg::WIN_DMA_TRIGGER;
+  localparam int unsigned W_MCA = mem_subsystem_map_pkg::WIN_MCA_ARBITER;
+  localparam int unsigned W_NBA = mem_subsystem_map_pkg::WIN_NEAR_BANK_ALU;
+  logic [N_WIN-1:0] win_hit, win_sel;
+  logic [31:0] prdata [N_WIN];
+  logic [N_WIN-1:0] pready, pslverr, intr;
+  assign win_hit = mem_subsystem_map_pkg::win_of(paddr_i[15:12]);
+  assign win_sel = psel_i ? win_hit : '0;
 
   // ----------------------------------------------------------- the request
   // The request in the MCA arbiter's output register (the arbiter itself
@@ -353,8 +359,9 @@ module mem_subsystem #(
     .DATA_W(1), .OCC_W(OCC_W), .STAT_W(STAT_W)
   ) u_mca (
     .clk_i, .rst_ni,
-    .psel_i(win_sel[2]), .penable_i, .pwrite_i, .paddr_i(paddr_i[11:0]), .pwdata_i, .pstrb_i,
-    .prdata_o(prdata[2]), .pready_o(pready[2]), .pslverr_o(pslverr[2]), .intr_o(intr[2]),
+    .psel_i(win_sel[W_MCA]), .penable_i, .pwrite_i, .paddr_i(paddr_i[11:0]),
+    .pwdata_i, .pstrb_i, .prdata_o(prdata[W_MCA]), .pready_o(pready[W_MCA]),
+    .pslverr_o(pslverr[W_MCA]), .intr_o(intr[W_MCA]),
     .cmp_valid_i, .cmp_ready_o(mca_cmp_ready), .cmp_data_i(1'b0),
     .com_valid_i, .com_ready_o(mca_com_ready), .com_data_i(1'b0),
     .out_valid_o(mca_out_valid), .out_ready_i(mca_out_ready), .out_data_o(mca_out_data),
@@ -370,8 +377,9 @@ module mem_subsystem #(
     .CNT_W(CNT_W), .STAT_W(STAT_W)
   ) u_tracker (
     .clk_i, .rst_ni,
-    .psel_i(win_sel[0]), .penable_i, .pwrite_i, .paddr_i(paddr_i[11:0]), .pwdata_i, .pstrb_i,
-    .prdata_o(prdata[0]), .pready_o(pready[0]), .pslverr_o(pslverr[0]), .intr_o(intr[0]),
+    .psel_i(win_sel[W_TRK]), .penable_i, .pwrite_i, .paddr_i(paddr_i[11:0]),
+    .pwdata_i, .pstrb_i, .prdata_o(prdata[W_TRK]), .pready_o(pready[W_TRK]),
+    .pslverr_o(pslverr[W_TRK]), .intr_o(intr[W_TRK]),
     .in_valid_i(trk_in_valid), .in_ready_o(trk_in_ready), .in_wg_id_i(tq_h_q[TF_W-1 -: WG_ID_W]),
     .in_wf_id_i(tq_h_q[TF_W-WG_ID_W-1 -: WF_ID_W]), .in_addr_i(tq_h_q[CNT_W+2 +: ADDR_W]),
     .in_size_i(tq_h_q[2 +: CNT_W]), .in_src_i(tq_h_q[1:0]),
@@ -387,8 +395,9 @@ module mem_subsystem #(
     .MAX_BURST_LOG2(MAX_BURST_LOG2), .STAT_W(STAT_W)
   ) u_dma (
     .clk_i, .rst_ni,
-    .psel_i(win_sel[1]), .penable_i, .pwrite_i, .paddr_i(paddr_i[11:0]), .pwdata_i, .pstrb_i,
-    .prdata_o(prdata[1]), .pready_o(pready[1]), .pslverr_o(pslverr[1]), .intr_o(intr[1]),
+    .psel_i(win_sel[W_DMA]), .penable_i, .pwrite_i, .paddr_i(paddr_i[11:0]),
+    .pwdata_i, .pstrb_i, .prdata_o(prdata[W_DMA]), .pready_o(pready[W_DMA]),
+    .pslverr_o(pslverr[W_DMA]), .intr_o(intr[W_DMA]),
     .trig_valid_i(trig_valid), .trig_ready_o(trig_ready), .trig_wg_id_i(trig_wg_id),
     .trig_wf_id_i(trig_wf_id), .trig_addr_i(trig_addr),
     .desc_valid_o, .desc_ready_i, .desc_src_o, .desc_dst_o, .desc_gpu_o, .desc_bytes_o,
@@ -403,8 +412,9 @@ module mem_subsystem #(
     .T_CCDL(T_CCDL), .T_CCDWL(T_CCDWL), .STAT_W(STAT_W)
   ) u_nba (
     .clk_i, .rst_ni,
-    .psel_i(win_sel[3]), .penable_i, .pwrite_i, .paddr_i(paddr_i[11:0]), .pwdata_i, .pstrb_i,
-    .prdata_o(prdata[3]), .pready_o(pready[3]), .pslverr_o(pslverr[3]), .intr_o(intr[3]),
+    .psel_i(win_sel[W_NBA]), .penable_i, .pwrite_i, .paddr_i(paddr_i[11:0]),
+    .pwdata_i, .pstrb_i, .prdata_o(prdata[W_NBA]), .pready_o(pready[W_NBA]),
+    .pslverr_o(pslverr[W_NBA]), .intr_o(intr[W_NBA]),
     .cmd_valid_i(count_q != '0), .cmd_ready_o(nba_cmd_ready),
     .cmd_op_i(hd_op), .cmd_fmt_i(hd_fmt), .cmd_bg_i(hd_bg),
     .cmd_addr_i(hd_addr), .cmd_data_i(hd_data), .cmd_mask_i(hd_mask),
@@ -423,14 +433,14 @@ module mem_subsystem #(
     prdata_o  = '0;
     pslverr_o = 1'b0;
     pready_o  = 1'b1;
-    for (int w = 0; w < 4; w++)
-      if (paddr_i[15:12] == 4'(w)) begin
+    for (int w = 0; w < N_WIN; w++)
+      if (win_hit[w]) begin
         prdata_o  = prdata[w];
         pslverr_o = pslverr[w];
         pready_o  = pready[w];
       end
     // No block's window: an address error.
-    if (paddr_i[15:14] != 2'b00) pslverr_o = psel_i && penable_i;
+    if (win_hit == '0) pslverr_o = psel_i && penable_i;
     intr_o = |intr;
   end
 

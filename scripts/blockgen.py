@@ -24,9 +24,11 @@ import os
 import re
 import sys
 
+import jinja2
 import yaml
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import blockexpr  # noqa: E402
 import reggen  # noqa: E402
 
 ROOT = reggen.ROOT
@@ -38,7 +40,9 @@ PIN = re.compile(r"^[a-z][a-z0-9_]*_(i|ni|o)$")
 FIELD = re.compile(r"^[a-z][a-z0-9_]*(\.[a-z][a-z0-9_]*)*$")
 BUILD_KEYS = ("uses", "cosim_libs", "test_libs", "demo_libs", "bench_libs", "unit_libs")
 TOP_KEYS = ("block", "desc", "params", "derived", "synth", "pins", "configs", "build",
-            "busy", "interrupts", "registers")
+            "core", "hw2reg", "windows", "busy", "interrupts", "registers")
+CORE_FIELD = re.compile(r"^[a-z][a-z0-9_]*(\[\d+\])?(\.[a-z][a-z0-9_]*(\[\d+\])?)*$")
+SOURCE = re.compile(r"^([a-z][a-z0-9_]*_o)(?:\[(\d+):(\d+)\])?$")
 MAX_PARAM = 1 << 32
 
 
@@ -46,18 +50,186 @@ def camel(block):
     return "".join(w.capitalize() for w in block.split("_"))
 
 
-def width_tokens(where, expr, names):
-    """A width: an integer, or + - * / and parentheses over integers and the
-    names of parameters and derived values."""
-    toks = re.findall(r"\s*([A-Z][A-Z0-9_]*|\d+|[-+*/()])", str(expr))
-    if "".join(toks) != re.sub(r"\s+", "", str(expr)):
-        fail(where, "width = %r: write an integer or an expression of %s with + - * / ( )"
-             % (expr, ", ".join(sorted(names))))
-    for t in toks:
-        if PARAM.match(t) and t not in names:
-            fail(where, "width = %r: %s is not a parameter or derived value; known: %s"
-                 % (expr, t, ", ".join(sorted(names))))
-    return toks
+def expr(where, key, text, names):
+    """An expression of the description (scripts/blockexpr.py), or a named error."""
+    try:
+        return blockexpr.parse(text, names)
+    except blockexpr.ExprError as e:
+        fail(where, "%s = %s" % (key, e))
+
+
+def sv_range(tree):
+    """The packed range of a width in SystemVerilog ('' for one bit)."""
+    if blockexpr.is_const(tree):
+        w = blockexpr.value(tree, {})
+        return "" if w == 1 else "[%d:0]" % (w - 1)
+    e = blockexpr.sv(tree)
+    return "[%s-1:0]" % (e if re.match(r"^[A-Z0-9_]+$", e) else "(%s)" % e)
+
+
+def input_exprs(tree, src, cpp_names, cxx_type):
+    """A register-driven core input in SystemVerilog and C++: the fields
+    concatenated (the first the most significant), cut to the port's width."""
+    total = sum(f["width"] for f in src)
+    if len(src) == 1:
+        sv, cpp = "reg2hw." + src[0]["member"], "r." + src[0]["member"]
+    else:
+        sv = "{%s}" % ", ".join("reg2hw." + f["member"] for f in src)
+        terms, shift = [], total
+        for f in src:
+            shift -= f["width"]
+            terms.append("uint64_t(r.%s) << %d" % (f["member"], shift) if shift else "r." + f["member"])
+        cpp = " | ".join(terms)
+    const = blockexpr.is_const(tree)
+    w = blockexpr.value(tree, {}) if const else None
+    if not (const and w == total):
+        e = blockexpr.sv(tree)
+        sv = "%s'(%s)" % (e if re.match(r"^[A-Z0-9_]+$", e) else "(%s)" % e, sv)
+        if w == 1:
+            cpp = "%s & 1u" % ("(%s)" % cpp if " " in cpp else cpp)
+        else:
+            cpp = "%s & low_mask(%s)" % ("(%s)" % cpp if " " in cpp else cpp, str(w) if const else blockexpr.cpp(tree, cpp_names.get))
+    if w == 1:
+        cpp = "(%s) != 0" % cpp if " " in cpp else "%s != 0" % cpp
+    if cxx_type:
+        cpp = "%s(%s)" % (cxx_type, cpp)
+    return dict(width=tree, sv=sv, cpp=cpp)
+
+
+def load_core(where, d, pins, regs, names, cpp_names):
+    """The `core` and `hw2reg` sections: how the hand-written core meets the
+    generated register block. Every register field the core can read drives
+    a core input; every value the registers show has a source."""
+    core = d["core"] or {}
+    for k in core:
+        if k not in ("inputs", "outputs", "include"):
+            fail("%s: core" % where, "unknown key '%s'; allowed: inputs, outputs, include" % k)
+    if not regs:
+        fail("%s: core" % where, "a block with a core section has registers")
+    # reg2hw members: what the core may read (the interrupt registers are the
+    # register block's own: it drives intr_o).
+    r2h, h2r = {}, {}
+    for r in regs["registers"]:
+        for f in r["fields"]:
+            key = "%s.%s" % (r["name"], f["name"])
+            if f["access"] != "ro" and not r["name"].startswith("intr_"):
+                r2h[key] = dict(member="%s_%s" % (r["name"], f["name"]), width=f["width"])
+            if f["access"] in ("ro", "w1c"):
+                k2 = key + (".set" if f["access"] == "w1c" else "")
+                h2r[k2] = dict(member="%s_%s%s" % (r["name"], f["name"], "_set" if f["access"] == "w1c" else ""),
+                               width=f["width"])
+    if regs["has_busy"]:
+        h2r["busy"] = dict(member="busy", width=1)
+    outs = {p["name"]: dict(field=p["field"], wire=p["name"], width=p["width"])
+            for p in pins if not p["apb"] and p["dir"] == "out"}
+    seen = set(p["name"] for p in pins if not p["apb"])
+    inputs, outputs, used = [], [], set()
+    for n, c in enumerate(core.get("inputs", []) or []):
+        cw = "%s: core input %s" % (where, c.get("port", n + 1))
+        for k in c:
+            if k not in ("port", "width", "field", "from", "cxx"):
+                fail(cw, "unknown key '%s'; allowed: port, width, field, from, cxx" % k)
+        for k in ("port", "width", "field", "from"):
+            if k not in c:
+                fail(cw, "missing '%s'" % k)
+        if not re.match(r"^[a-z][a-z0-9_]*_i$", str(c["port"])) or c["port"] in seen:
+            fail(cw, "port: a new name ending _i (the core's input)")
+        seen.add(c["port"])
+        if not CORE_FIELD.match(str(c["field"])):
+            fail(cw, "field = %r: a member (a.b, a[0]) of the core's C++ inputs" % c["field"])
+        tree = expr(cw, "width", c["width"], names)
+        parts = c["from"] if isinstance(c["from"], list) else [c["from"]]
+        src = []
+        for f in parts:
+            if f not in r2h:
+                fail(cw, "from = %r: not a register field the core can read (register.field, RW, W1C "
+                         "or W1P); known: %s" % (f, ", ".join(sorted(r2h))))
+            src.append(r2h[f])
+            used.add(f)
+        inputs.append(dict(port=c["port"], field=c["field"], **input_exprs(tree, src, cpp_names, c.get("cxx"))))
+    for n, c in enumerate(core.get("outputs", []) or []):
+        cw = "%s: core output %s" % (where, c.get("port", n + 1))
+        for k in ("port", "width", "field"):
+            if k not in c:
+                fail(cw, "missing '%s'" % k)
+        if not re.match(r"^[a-z][a-z0-9_]*_o$", str(c["port"])) or c["port"] in seen:
+            fail(cw, "port: a new name ending _o (the core's output)")
+        seen.add(c["port"])
+        if not CORE_FIELD.match(str(c["field"])):
+            fail(cw, "field = %r: a member (a.b) of the core's C++ outputs" % c["field"])
+        o = dict(port=c["port"], field=c["field"], wire=c["port"][:-2], width=expr(cw, "width", c["width"], names))
+        outputs.append(o)
+        outs[c["port"]] = o
+    unread = sorted(set(r2h) - used)
+    if unread:
+        fail("%s: core" % where, "register field(s) %s drive no core input" % ", ".join(unread))
+
+    hw2reg = []
+    given = d.get("hw2reg") or {}
+    for key, text in given.items():
+        hw = "%s: hw2reg %s" % (where, key)
+        if key not in h2r:
+            fail(hw, "not a value the registers show (register.field of an RO field, "
+                     "register.field.set of a W1C one, busy); known: %s" % ", ".join(sorted(h2r)))
+        m = SOURCE.match(str(text).strip())
+        dst = h2r[key]
+        if m:
+            if m.group(1) not in outs:
+                fail(hw, "%s is not an output of the core (its pins and core.outputs); known: %s"
+                     % (m.group(1), ", ".join(sorted(outs))))
+            o = outs[m.group(1)]
+            lo = int(m.group(3)) if m.group(2) else None
+            if m.group(2) and int(m.group(2)) - lo + 1 != dst["width"]:
+                fail(hw, "[%s:%s] is %d bits, the field %d" % (m.group(2), m.group(3),
+                                                                int(m.group(2)) - lo + 1, dst["width"]))
+            one = blockexpr.is_const(o["width"]) and blockexpr.value(o["width"], {}) == 1
+            if lo:
+                svx = "%d'(%d'(%s) >> %d)" % (dst["width"], int(m.group(2)) + 1, o["wire"], lo)
+                cxx = "uint32_t(uint64_t(o.%s) >> %d)" % (o["field"], lo)
+            elif one and dst["width"] == 1:
+                svx, cxx = o["wire"], "o.%s" % o["field"]
+            else:
+                svx, cxx = "%d'(%s)" % (dst["width"], o["wire"]), "uint32_t(o.%s)" % o["field"]
+        else:
+            tree = expr(hw, "source", text, names)
+            svx = "%d'(%s)" % (dst["width"], blockexpr.sv(tree))
+            cxx = "uint32_t(%s)" % blockexpr.cpp(tree, cpp_names.get)
+        if key == "busy":
+            cxx = "bool(%s)" % cxx if not cxx.startswith("o.") else cxx
+        hw2reg.append(dict(member=dst["member"], sv=svx, cpp=cxx))
+    missing = sorted(set(h2r) - set(given))
+    if missing:
+        fail("%s: hw2reg" % where, "no source for %s" % ", ".join(missing))
+    include = core.get("include")
+    if include is not None and not re.match(r"^[a-z0-9_/]+\.h$", str(include)):
+        fail("%s: core.include" % where, "a header path under hw/ (block/file.h)")
+    return dict(inputs=inputs, outputs=outputs, hw2reg=hw2reg, include=include)
+
+
+def load_windows(where, d, pins, build):
+    """A composition's address map: the register window (4 KiB) of each block
+    it uses, in its APB space (the `apb: {addr_w: N}` pin)."""
+    aw = [p["addr_w"] for p in pins if p["apb"] and p["addr_w"]]
+    if not aw:
+        fail(where, "windows: the block has the `apb: {addr_w: N}` pins (the space the windows share)")
+    space = 1 << aw[0]
+    out, bases = [], set()
+    for n, w in enumerate(d["windows"] or []):
+        ww = "%s: window %s" % (where, w.get("name", n + 1))
+        if set(w) != {"name", "base"}:
+            fail(ww, "{name: <a block of build.uses>, base: <a multiple of 0x%x>}" % reggen.WINDOW)
+        if w["name"] not in build.get("uses", []):
+            fail(ww, "name: a block of build.uses (%s)" % ", ".join(build.get("uses", [])))
+        b = w["base"]
+        if not isinstance(b, int) or b % reggen.WINDOW or not 0 <= b < space:
+            fail(ww, "base = %r: a multiple of 0x%x below 0x%x (APB addr_w %d)" % (b, reggen.WINDOW, space, aw[0]))
+        if b in bases or w["name"] in [x["name"] for x in out]:
+            fail(ww, "name or base used twice")
+        bases.add(b)
+        out.append(dict(name=w["name"], base=b, page=b // reggen.WINDOW))
+    if not out:
+        fail(where, "windows: at least one")
+    return dict(list=out, addr_w=aw[0], pages=space // reggen.WINDOW)
 
 
 def load(block, path=None):
@@ -111,16 +283,23 @@ def load(block, path=None):
         fail(where, "params: at least one")
     pnames = {p["name"]: p for p in params}
 
-    derived = []
+    derived, names = [], set(pnames)
     for x in d.get("derived", []) or []:
         xw = "%s: derived %s" % (where, x.get("name", "?"))
-        if "name" not in x or not PARAM.match(x["name"]) or x["name"] in pnames:
-            fail(xw, "name: upper case, not a parameter's")
-        derived.append(dict(name=x["name"], desc=str(x.get("desc", ""))))
+        if "name" not in x or not PARAM.match(x["name"]) or x["name"] in names:
+            fail(xw, "name: upper case, not a parameter's or an earlier derived value's")
+        if "expr" not in x:
+            fail(xw, "missing 'expr' (an expression of the parameters and earlier derived values)")
+        tree = expr(xw, "expr", x["expr"], names)
+        names.add(x["name"])
+        derived.append(dict(name=x["name"], method=x["name"].lower(), desc=" ".join(str(x.get("desc", "")).split()),
+                            tree=tree, sv=blockexpr.sv(tree),
+                            cpp=blockexpr.cpp(tree, lambda n: "uint64_t{%s}" % (
+                                pnames[n]["field"] if n in pnames else n.lower() + "()"))))
     # What a width's names are in C++: a parameter's field, a derived
     # value's method.
     cpp_names = {n: "p." + q["field"] for n, q in pnames.items()}
-    cpp_names.update({x["name"]: "p.%s()" % x["name"].lower() for x in derived})
+    cpp_names.update({x["name"]: "p.%s()" % x["method"] for x in derived})
 
     synth = d.get("synth", {}) or {}
     for k in synth:
@@ -158,10 +337,10 @@ def load(block, path=None):
         pin_names.add(p["pin"])
         if not FIELD.match(str(p["field"])):
             fail(pw, "field = %r: a member (or a.b) of the Inputs/Outputs struct" % p["field"])
-        toks = width_tokens(pw, p["width"], cpp_names)
-        cpp = "".join(" %s " % t if t in "+-*/" else cpp_names.get(t, t) for t in toks)
+        tree = expr(pw, "width", p["width"], names)
         pins.append(dict(apb=False, name=p["pin"], dir="out" if p["pin"].endswith("_o") else "in",
-                         cpp=re.sub(r"\s+", " ", cpp).strip(), field=p["field"]))
+                         cpp=blockexpr.cpp(tree, cpp_names.get), sv=sv_range(tree), field=p["field"],
+                         width=tree))
     if not any(p["apb"] for p in pins) and d.get("registers"):
         fail(where, "pins: a block with registers has the `apb` pins")
 
@@ -198,9 +377,17 @@ def load(block, path=None):
             regs = reggen.load_desc(block, d, where)
         except reggen.DescError as e:
             raise DescError(str(e))
+    core = None
+    if "core" in d:
+        if not any(p["apb"] and p["addr_w"] is None for p in pins):
+            fail(where, "pins: a block with a core section has the `apb` pins (a 4 KiB window)")
+        core = load_core(where, d, pins, regs, names, cpp_names)
+    elif "hw2reg" in d:
+        fail(where, "hw2reg without a core section")
+    windows = load_windows(where, d, pins, build) if "windows" in d else None
     return dict(block=block, camel=camel(block), desc=" ".join(str(d["desc"]).split()), source=where,
                 params=params, derived=derived, synth=synth, pins=pins, configs=configs,
-                build=build, regs=regs)
+                build=build, regs=regs, core=core, windows=windows)
 
 
 def params_def(b):
@@ -213,6 +400,12 @@ def params_def(b):
         out.append('T3_PARAM(%-*s %-*s %d, %d, %d, %s, "%s")'
                    % (w, p["name"] + ",", wf, p["field"] + ",", p["default"], p["lo"], p["hi"], p["rule"],
                       p["desc"]))
+    if b["derived"]:
+        out.append("")
+        out.append("// T3_DERIVED(RTL name, C++ method, value, meaning): values computed from the")
+        out.append("// parameters (a <Camel>Params method, a localparam of the RTL top).")
+        for x in b["derived"]:
+            out.append('T3_DERIVED(%s, %s, %s, "%s")' % (x["name"], x["method"], x["cpp"], x["desc"]))
     if b["synth"]:
         out.append("")
         for k in ("label", "storage", "sweep"):
@@ -255,11 +448,103 @@ T3_BLOCK({camel}, "{block}", T3_{B}_PINS)
 """.format(src=b["source"], block=b["block"], camel=b["camel"], B=B, body=body)
 
 
+def range_text(p):
+    if p["rule"] == "pow2":
+        return "a power of two from %d to %d" % (p["lo"], p["hi"])
+    return "%d..%d" % (p["lo"], p["hi"])
+
+
+def range_check(p):
+    """SystemVerilog true when parameter p is out of its range ('' if it cannot be)."""
+    n, terms = p["name"], []
+    if p["lo"] > 0:
+        terms.append("%s < %d" % (n, p["lo"]))
+    if p["hi"] < MAX_PARAM - 1:
+        terms.append("%s > %d" % (n, p["hi"]))
+    if p["rule"] == "pow2":
+        terms.append("(%s & (%s - 1)) != 0" % (n, n))
+    return " || ".join(terms)
+
+
+def render(tpl, **kw):
+    env = jinja2.Environment(loader=jinja2.FileSystemLoader(reggen.TEMPLATES), keep_trailing_newline=True,
+                             trim_blocks=True, lstrip_blocks=True, undefined=jinja2.StrictUndefined)
+    return env.get_template(tpl).render(**kw)
+
+
+def boundary(b):
+    """rtl/<b>.sv, hw/<b>/<b>.h: the block's top around its core, from the
+    `core` and `hw2reg` sections."""
+    core = b["core"]
+    params = [dict(p, range=range_text(p), check=range_check(p)) for p in b["params"]]
+    derived = b["derived"]
+    for o in core["outputs"]:
+        o["sv"] = sv_range(o["width"])
+    pw = max(len(x["name"]) for x in b["params"] + derived + [dict(name="REG_AW")])
+    line, param_map = [], []
+    for p in b["params"]:
+        item = ".%s(%s)" % (p["name"], p["name"])
+        if line and len(", ".join(line + [item])) > 90:
+            param_map.append(", ".join(line) + ",")
+            line = []
+        line.append(item)
+    param_map.append(", ".join(line))
+    # Ports: the clock, then the pins in the description's order.
+    apb = [("in", "", "psel_i"), ("in", "", "penable_i"), ("in", "", "pwrite_i"),
+           ("in", "[REG_AW-1:0]", "paddr_i"), ("in", "[31:0]", "pwdata_i"), ("in", "[3:0]", "pstrb_i"),
+           ("out", "[31:0]", "prdata_o"), ("out", "", "pready_o"), ("out", "", "pslverr_o"),
+           ("out", "", "intr_o")]
+    plist = [("in", "", "clk_i")]
+    for p in b["pins"]:
+        plist += [None] + apb + [None] if p["apb"] else [(p["dir"], p["sv"], p["name"])]
+    rw = max(len(x[1]) for x in plist if x)
+    ports = []
+    for x in plist:
+        if x is None:
+            if ports and ports[-1] != "":
+                ports.append("")
+            continue
+        ports.append("%s logic %-*s %s," % ("input " if x[0] == "in" else "output", rw, x[1], x[2]))
+    while ports[-1] == "":
+        ports.pop()
+    ports[-1] = ports[-1][:-1]
+    ports = [("// Registers (docs/registers/%s.md)." % b["block"]) if i + 1 < len(ports) and
+             ports[i + 1].endswith(" psel_i,") else x for i, x in enumerate(ports)]
+    cw = max(len(x["port"]) for x in core["inputs"] + core["outputs"])
+    conns, line = [], [".clk_i"]
+    for p in b["pins"]:
+        if p["apb"]:
+            continue
+        if len(", ".join(line + ["." + p["name"]])) > 88:
+            conns.append(", ".join(line))
+            line = []
+        line.append("." + p["name"])
+    conns.append(", ".join(line))
+    conns += [".%-*s (%s)" % (cw, i["port"], i["sv"]) for i in core["inputs"]]
+    conns += [".%-*s (%s)" % (cw, o["port"], o["wire"]) for o in core["outputs"]]
+    dw = max(len(str(p["default"])) for p in params) + 1
+    kw = dict(b, params=params, derived=derived, pw=pw, dw=dw, param_map=param_map, conns=conns, ports=ports,
+              hw=max(len(h["member"]) for h in core["hw2reg"]))
+    blk = b["block"]
+    return {"rtl/%s.sv" % blk: render("block.sv.j2", **kw),
+            "hw/%s/%s.h" % (blk, blk): render("block.h.j2", **kw)}
+
+
 def outputs(b):
-    files = {"hw/%s/%s_params.def" % (b["block"], b["block"]): params_def(b),
-             "hw/%s/%s_pins.h" % (b["block"], b["block"]): pins_h(b)}
+    blk = b["block"]
+    files = {"hw/%s/%s_params.def" % (blk, blk): params_def(b),
+             "hw/%s/%s_pins.h" % (blk, blk): pins_h(b),
+             "hw/%s/%s_sc.h" % (blk, blk): render("block_sc.h.j2", **b),
+             "hw/%s/%s_sc.cpp" % (blk, blk): render("block_sc.cpp.j2", **b)}
     if b["regs"]:
         files.update(reggen.render_desc(b["regs"]))
+    if b["core"]:
+        files.update(boundary(b))
+    if b["windows"]:
+        kw = dict(b, win=b["windows"], B=blk.upper(), page_w=b["windows"]["addr_w"] - 12)
+        files.update({"rtl/%s_map_pkg.sv" % blk: render("map_pkg.sv.j2", **kw),
+                      "hw/%s/%s_map.h" % (blk, blk): render("map.h.j2", **kw),
+                      "firmware/include/t3/%s_map.h" % blk: render("fw_map.h.j2", **kw)})
     return files
 
 

@@ -21,7 +21,7 @@
 
 namespace {
 
-constexpr t3_windows kWin{0x0000, 0x1000, 0x2000, 0x3000};
+constexpr t3_windows kWin = T3_MEM_SUBSYSTEM_WINDOWS;
 
 struct Access {
   char kind;  // 'W', 'R', 'P' (poll)

@@ -601,11 +601,13 @@ TEST(McaArbiter, StepIsEvalThenClock) {
 }
 
 // The registers reset to McaArbiterConfig's documented defaults
-// (hw/mca_arbiter/mca_arbiter_regs.yaml), so a block out of reset runs
-// T3-MCA with the learned threshold, no limit until a window completes.
+// (hw/mca_arbiter/mca_arbiter.yaml), so a block out of reset runs T3-MCA
+// with the learned threshold, no limit until a window completes.
 TEST(McaArbiterBlock, RegisterResetValuesAreTheConfigurationDefaults) {
   RegFile rf(McaArbiterRegMap::kInfo, McaArbiterRegMap::kCount);
-  const McaArbiterConfig got = mca_arbiter_config(McaArbiterRegs::reg2hw(rf));
+  McaArbiterCoreInputs ci;
+  McaArbiterGlue::configure(McaArbiterParams{}, McaArbiterRegs::reg2hw(rf), ci);
+  const McaArbiterConfig got = ci.cfg;
   const McaArbiterConfig want;
   EXPECT_EQ(got.policy, want.policy);
   EXPECT_EQ(got.thr_auto, want.thr_auto);

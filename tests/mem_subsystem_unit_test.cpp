@@ -10,6 +10,7 @@
 
 #include "mem_subsystem/mem_subsystem.h"
 #include "t3/dma_trigger_regs.h"
+#include "t3/mem_subsystem_map.h"
 #include "t3/mca_arbiter_regs.h"
 #include "t3/near_bank_alu_regs.h"
 #include "t3/tracker_regs.h"
@@ -17,7 +18,8 @@
 namespace t3 {
 namespace {
 
-constexpr uint32_t kTrk = 0x0000, kDma = 0x1000, kMca = 0x2000, kNba = 0x3000;
+constexpr uint32_t kTrk = T3_MEM_SUBSYSTEM_TRACKER_BASE, kDma = T3_MEM_SUBSYSTEM_DMA_TRIGGER_BASE,
+                   kMca = T3_MEM_SUBSYSTEM_MCA_ARBITER_BASE, kNba = T3_MEM_SUBSYSTEM_NEAR_BANK_ALU_BASE;
 
 // The documented configuration: the co-simulation's small one, but a DRAM
 // queue of 8.

@@ -8,6 +8,11 @@
 // repeats the defaults (SystemVerilog needs them) and checks the ranges at
 // elaboration; scripts/check_params.py holds the two together.
 //
+// The derived values the block's boundary uses (pin widths), each with its
+// value as a C++ expression of the fields (a localparam of the RTL top):
+//   T3_DERIVED(LIVE_W, live_w, clog2(uint64_t{sets} * uint64_t{ways} + 1), "meaning")
+// become methods of <Block>Params (here, `unsigned live_w() const`).
+//
 // The list may also say how scripts/synth.py reports the block:
 //   T3_SYNTH(label,   "{SETS}x{WAYS}")             a configuration's name
 //   T3_SYNTH(storage, "SETS * WAYS * (...)")        storage bits (a Python expression)
@@ -17,6 +22,8 @@
 
 #include <cstdint>
 #include <stdexcept>
+
+#include "common/bits.h"
 #include <string>
 #include <vector>
 
@@ -101,6 +108,8 @@ std::string params_to_string(const P& p) {
 }  // namespace t3
 
 #define T3_SYNTH(...)
+#define T3_DERIVED_METHOD(NAME, method, value, doc) \
+  unsigned method() const { return unsigned(value); }
 
 // The fields and table() of a <Block>Params struct: hw/common/param_struct.inc.
 #define T3_PARAM_FIELD(NAME, field, def, lo, hi, rule, doc) unsigned field = def;

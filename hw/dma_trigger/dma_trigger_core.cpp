@@ -8,7 +8,6 @@
 namespace t3 {
 
 unsigned DmaTriggerParams::idx_w() const { return std::max(1u, clog2(entries)); }
-unsigned DmaTriggerParams::count_w() const { return clog2(uint64_t(slots) + 1); }
 
 void DmaTriggerParams::validate() const { validate_param_ranges(*this, "dma_trigger"); }
 

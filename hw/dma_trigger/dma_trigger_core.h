@@ -47,8 +47,6 @@ struct DmaTriggerParams {
 #include "common/param_struct.inc"
 
   unsigned idx_w() const;    // an index into this build's table (at least 1)
-  unsigned count_w() const;  // 0..SLOTS: tiles per block, tiles pending
-  unsigned bytes_w() const { return max_burst_log2 + 1; }  // a descriptor's byte count
   // Cycles a table write keeps the port busy: one per bit of N (the region
   // size and the tile span are multiplied bit-serially), then the sums, then
   // the checks and the commit.

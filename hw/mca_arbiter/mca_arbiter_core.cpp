@@ -4,11 +4,6 @@
 
 namespace t3 {
 
-unsigned McaArbiterParams::log2_w() const {
-  const unsigned w = clog2(uint64_t(learn_w) + 1);
-  return w ? w : 1;
-}
-
 void McaArbiterParams::validate() const { validate_param_ranges(*this, "mca_arbiter"); }
 
 McaFault McaArbiterConfig::fault(const McaArbiterParams& p) const {

@@ -26,9 +26,6 @@ struct McaArbiterParams {
 #define T3_PARAMS_SELF McaArbiterParams
 #include "common/param_struct.inc"
 
-  // Width of the core's cfg_learn_log2_i: clog2(LEARN_W + 1), at least 1 (a
-  // pin has a bit). LEARN.LOG2 is cut to it.
-  unsigned log2_w() const;
   // Throws std::invalid_argument naming the parameter and its allowed range.
   void validate() const;
 };

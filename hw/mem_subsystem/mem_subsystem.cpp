@@ -57,8 +57,6 @@ NearBankAluParams MemSubsystemParams::near_bank_alu() const {
   return n;
 }
 
-unsigned MemSubsystemParams::occ_w() const { return clog2(uint64_t(queue_depth) + 1); }
-unsigned MemSubsystemParams::bg_w() const { return bg > 1 ? clog2(bg) : 1; }
 unsigned MemSubsystemParams::burst_log2() const { return clog2(burst_bytes); }
 
 void MemSubsystemParams::validate() const {
@@ -104,7 +102,7 @@ MemSubsystem::Cmd MemSubsystem::command(const MemRequest& r) const {
 MemSubsystem::Wires MemSubsystem::wires(const MemSubsystemInputs& in) const {
   Wires w{};
   w.window = in.apb.paddr >> 12;
-  auto window_apb = [&](MemWindow b) {
+  auto window_apb = [&](MemSubsystemWindow b) {
     ApbRequest a = in.apb;
     a.psel = in.apb.psel && w.window == unsigned(b);
     a.paddr = in.apb.paddr & (kRegWindowBytes - 1);
@@ -113,7 +111,7 @@ MemSubsystem::Wires MemSubsystem::wires(const MemSubsystemInputs& in) const {
 
   // The DRAM queue's head to the near-bank ALU.
   w.nba.rst_n = in.rst_n;
-  w.nba.apb = window_apb(MemWindow::near_bank_alu);
+  w.nba.apb = window_apb(MemSubsystemWindow::near_bank_alu);
   w.nba.cmd_valid = count_ > 0;
   if (count_ > 0) {
     const Cmd& h = queue_[head_];
@@ -131,7 +129,7 @@ MemSubsystem::Wires MemSubsystem::wires(const MemSubsystemInputs& in) const {
   // The arbiter's inputs (its readies come last: out_ready is from
   // registers).
   w.mca.rst_n = in.rst_n;
-  w.mca.apb = window_apb(MemWindow::mca_arbiter);
+  w.mca.apb = window_apb(MemSubsystemWindow::mca_arbiter);
   w.mca.cmp_valid = in.cmp_valid;
   w.mca.com_valid = in.com_valid;
   w.mca.occupancy = count_;
@@ -144,7 +142,7 @@ MemSubsystem::Wires MemSubsystem::wires(const MemSubsystemInputs& in) const {
   // DRAM queue before); its triggers (a registered output) go to the DMA
   // trigger table.
   w.trk.rst_n = in.rst_n;
-  w.trk.apb = window_apb(MemWindow::tracker);
+  w.trk.apb = window_apb(MemSubsystemWindow::tracker);
   w.trk.in_valid = tq_h_v_;
   const TrkWrite& t = tq_h_;  // the head register, whatever it holds
   w.trk.in_wg_id = t.wg;
@@ -156,7 +154,7 @@ MemSubsystem::Wires MemSubsystem::wires(const MemSubsystemInputs& in) const {
   // the queue's room before the DMA table's take): one evaluation.
   w.trk_o = trk_.eval(w.trk);
   w.dma.rst_n = in.rst_n;
-  w.dma.apb = window_apb(MemWindow::dma_trigger);
+  w.dma.apb = window_apb(MemSubsystemWindow::dma_trigger);
   w.dma.trig_valid = w.trk_o.trig_valid;
   w.dma.trig_wg_id = w.trk_o.trig_wg_id;
   w.dma.trig_wf_id = w.trk_o.trig_wf_id;
@@ -196,10 +194,10 @@ MemSubsystemOutputs MemSubsystem::outputs(const MemSubsystemInputs& in, const Wi
   MemSubsystemOutputs o;
   const ApbResponse* sel = nullptr;
   switch (w.window) {
-    case unsigned(MemWindow::tracker): sel = &w.trk_o.apb; break;
-    case unsigned(MemWindow::dma_trigger): sel = &w.dma_o.apb; break;
-    case unsigned(MemWindow::mca_arbiter): sel = &w.mca_o.apb; break;
-    case unsigned(MemWindow::near_bank_alu): sel = &w.nba_o.apb; break;
+    case unsigned(MemSubsystemWindow::tracker): sel = &w.trk_o.apb; break;
+    case unsigned(MemSubsystemWindow::dma_trigger): sel = &w.dma_o.apb; break;
+    case unsigned(MemSubsystemWindow::mca_arbiter): sel = &w.mca_o.apb; break;
+    case unsigned(MemSubsystemWindow::near_bank_alu): sel = &w.nba_o.apb; break;
     default: break;
   }
   o.apb.pready = true;
@@ -301,10 +299,10 @@ void MemSubsystem::edge(const MemSubsystemInputs& in, const Wires& w) {
 RegStatus MemSubsystem::tlm_write(uint32_t offset, uint32_t data) {
   const uint32_t o = offset & (kRegWindowBytes - 1);
   switch (offset >> 12) {
-    case unsigned(MemWindow::tracker): return trk_.tlm_write(o, data);
-    case unsigned(MemWindow::dma_trigger): return dma_.tlm_write(o, data);
-    case unsigned(MemWindow::mca_arbiter): return mca_.tlm_write(o, data);
-    case unsigned(MemWindow::near_bank_alu): return nba_.tlm_write(o, data);
+    case unsigned(MemSubsystemWindow::tracker): return trk_.tlm_write(o, data);
+    case unsigned(MemSubsystemWindow::dma_trigger): return dma_.tlm_write(o, data);
+    case unsigned(MemSubsystemWindow::mca_arbiter): return mca_.tlm_write(o, data);
+    case unsigned(MemSubsystemWindow::near_bank_alu): return nba_.tlm_write(o, data);
     default: return RegStatus::address_error;
   }
 }
@@ -313,10 +311,10 @@ RegStatus MemSubsystem::tlm_read(uint32_t offset, uint32_t& data) const {
   const uint32_t o = offset & (kRegWindowBytes - 1);
   data = 0;
   switch (offset >> 12) {
-    case unsigned(MemWindow::tracker): return trk_.tlm_read(o, data);
-    case unsigned(MemWindow::dma_trigger): return dma_.tlm_read(o, data);
-    case unsigned(MemWindow::mca_arbiter): return mca_.tlm_read(o, data);
-    case unsigned(MemWindow::near_bank_alu): return nba_.tlm_read(o, data);
+    case unsigned(MemSubsystemWindow::tracker): return trk_.tlm_read(o, data);
+    case unsigned(MemSubsystemWindow::dma_trigger): return dma_.tlm_read(o, data);
+    case unsigned(MemSubsystemWindow::mca_arbiter): return mca_.tlm_read(o, data);
+    case unsigned(MemSubsystemWindow::near_bank_alu): return nba_.tlm_read(o, data);
     default: return RegStatus::address_error;
   }
 }

@@ -28,6 +28,7 @@
 #include "common/regs.h"
 #include "common/wide.h"
 #include "dma_trigger/dma_trigger.h"
+#include "mem_subsystem/mem_subsystem_map.h"
 #include "mca_arbiter/mca_arbiter.h"
 #include "near_bank_alu/near_bank_alu.h"
 #include "tracker/tracker.h"
@@ -44,8 +45,6 @@ struct MemSubsystemParams {
   DmaTriggerParams dma_trigger() const;
   McaArbiterParams mca_arbiter() const;
   NearBankAluParams near_bank_alu() const;
-  unsigned occ_w() const;    // the queue's occupancy: 0..QUEUE_DEPTH
-  unsigned bg_w() const;     // bank group index, at least 1 bit
   unsigned burst_log2() const;
 
   // Throws std::invalid_argument naming the parameter and its allowed range
@@ -53,10 +52,6 @@ struct MemSubsystemParams {
   void validate() const;
 };
 
-// The register windows (4 KiB each) in the subsystem's APB space.
-enum class MemWindow : unsigned { tracker = 0, dma_trigger = 1, mca_arbiter = 2, near_bank_alu = 3 };
-inline constexpr unsigned kMemWindows = 4;
-inline constexpr unsigned kMemApbAddrBits = 16;  // windows 0..3; the rest answers an error
 
 // One request into the memory controller.
 enum class MemOp : uint32_t { read = 0, store = 1, add = 2 };  // the near-bank ALU's encoding
@@ -119,7 +114,7 @@ class MemSubsystem {
 
   // Register accesses from a TLM-2.0 target (hw/common/reg_target.h),
   // decoded by window as the APB port does, over all four windows.
-  static constexpr uint64_t kRegSpanBytes = uint64_t{1} << kMemApbAddrBits;
+  static constexpr uint64_t kRegSpanBytes = uint64_t{1} << kMemSubsystemApbAddrBits;
   RegStatus tlm_write(uint32_t offset, uint32_t data);
   RegStatus tlm_read(uint32_t offset, uint32_t& data) const;
 

@@ -32,8 +32,6 @@ Wide low_ones(unsigned bits) {
 
 }  // namespace
 
-unsigned NearBankAluParams::bg_w() const { return std::max(1u, clog2(bg)); }
-
 void NearBankAluParams::validate() const {
   validate_param_ranges(*this, "near_bank_alu");
   if (t_ccdl < t_ccds)

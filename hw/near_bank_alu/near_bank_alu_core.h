@@ -43,8 +43,6 @@ struct NearBankAluParams {
 #define T3_PARAMS_SELF NearBankAluParams
 #include "common/param_struct.inc"
 
-  unsigned bg_w() const;  // the bank-group field (at least 1 bit)
-  unsigned data_w() const { return burst_bytes * 8; }
   // Cycles from a command's acceptance to its response / its write-back.
   static constexpr unsigned kReadLatency = 3;
   static constexpr unsigned kWriteLatency = 6;

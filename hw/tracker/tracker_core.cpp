@@ -8,7 +8,6 @@
 namespace t3 {
 
 unsigned TrackerParams::set_w() const { return clog2(sets); }
-unsigned TrackerParams::live_w() const { return clog2(uint64_t(entries()) + 1); }
 unsigned TrackerParams::own_wf_n() const {
   return wf_id_w < 7 && (1u << wf_id_w) < ways ? 1u << wf_id_w : ways;
 }

@@ -37,7 +37,6 @@ struct TrackerParams {
   unsigned set_w() const;
   unsigned tag_w() const { return wg_id_w - set_w() + wf_id_w; }
   unsigned entries() const { return sets * ways; }
-  unsigned live_w() const;
   // WF ids the per-set owner summary covers: min(2^WF_ID_W, WAYS) (a set
   // holds at most WAYS tiles of one WG).
   unsigned own_wf_n() const;

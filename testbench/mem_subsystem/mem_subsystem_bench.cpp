@@ -26,7 +26,7 @@ using t3::MemSubsystemParams;
 using t3::tb::ApbMaster;
 using t3::tb::ApbTransfer;
 
-constexpr t3_windows kWin{0x0000, 0x1000, 0x2000, 0x3000};
+constexpr t3_windows kWin = T3_MEM_SUBSYSTEM_WINDOWS;
 
 class Source {
  public:

@@ -30,7 +30,7 @@ namespace {
 Cosim<MemSubsystemBlock>& the_cosim() { return shared_cosim<MemSubsystemBlock>(); }
 const MemSubsystemParams& params() { return the_cosim().params(); }
 
-constexpr t3_windows kWin{0x0000, 0x1000, 0x2000, 0x3000};
+constexpr t3_windows kWin = T3_MEM_SUBSYSTEM_WINDOWS;
 
 class Bench {
  public:
@@ -224,7 +224,7 @@ TEST(MemSubsystemCosim, RegisterWindows) {
   EXPECT_TRUE(b.access({false, kWin.near_bank_alu + 0xFFC, 0, 0}).err);  // no register there
   // Every window that holds no block, at its first and last word and an
   // odd address in between: refused, reads 0, and a write changes nothing.
-  for (uint32_t w = kMemWindows; w < 16; ++w)
+  for (uint32_t w = kMemSubsystemWindows; w < 16; ++w)
     for (uint32_t off : {0x000u, 0x7FDu, 0xFFCu}) {
       const uint32_t a = w << 12 | off;
       const ApbDone r = b.access({false, a, 0, 0});
@@ -235,7 +235,7 @@ TEST(MemSubsystemCosim, RegisterWindows) {
   EXPECT_EQ(b.access({false, kWin.tracker + T3_TRACKER_A_BASE_LO, 0, 0}).rdata, 0x1230u);
   // In each block's window: the first offset past its registers and the
   // last word.
-  for (uint32_t w = 0; w < kMemWindows; ++w) {
+  for (uint32_t w = 0; w < kMemSubsystemWindows; ++w) {
     const MemWindowMap& m = mem_window_map(w);
     for (uint32_t off : {m.info[m.count - 1].offset + 4, 0xFFCu})
       EXPECT_TRUE(b.access({false, w << 12 | off, 0, 0}).err) << "window " << w << " offset 0x"

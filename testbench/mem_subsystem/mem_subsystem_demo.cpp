@@ -52,7 +52,7 @@ const char* kUsage =
     "  --m ROWS        GEMM output rows, a multiple of 64 (default 512)\n"
     "  --n COLS        GEMM output columns, a multiple of 64 x N (default 512)\n";
 
-constexpr t3_windows kWin{0x0000, 0x1000, 0x2000, 0x3000};
+constexpr t3_windows kWin = T3_MEM_SUBSYSTEM_WINDOWS;
 
 std::string hex(uint64_t v) {
   char b[24];
@@ -127,7 +127,7 @@ int sc_main(int argc, char** argv) {
   auto cosim = t3::tb::make_cosim<t3::MemSubsystemBlock>(opt);
   t3::tb::MemSubsystemHarness h(*cosim, seed);
   t3::tb::MemSubsystemScoreboard& sb = h.sb();
-  t3::tb::CosimTlmPort port("port", h.apb(), 0x10000);
+  t3::tb::CosimTlmPort port("port", h.apb(), T3_MEM_SUBSYSTEM_SPAN);
   const t3::RegTrace regmap({{"tracker", kWin.tracker, t3::TrackerRegMap::kInfo, t3::TrackerRegMap::kCount},
                              {"dma_trigger", kWin.dma_trigger, t3::DmaTriggerRegMap::kInfo,
                               t3::DmaTriggerRegMap::kCount},

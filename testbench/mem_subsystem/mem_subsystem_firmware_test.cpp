@@ -38,7 +38,7 @@
 namespace {
 
 using t3::MemSubsystemBlock;
-constexpr t3_windows kWin{0x0000, 0x1000, 0x2000, 0x3000};
+constexpr t3_windows kWin = T3_MEM_SUBSYSTEM_WINDOWS;
 
 t3::RegTrace trace_of() {
   return t3::RegTrace({{"tracker", kWin.tracker, t3::TrackerRegMap::kInfo, t3::TrackerRegMap::kCount},
@@ -162,7 +162,7 @@ int sc_main(int argc, char** argv) {
   using RtlPins = t3::tb::PinSignals<MemSubsystemBlock, Vmem_subsystem_sc>;
   ModelPins mpins(p, model, "model_");
   RtlPins rpins(p, rtl, "rtl_", {"psel_i", "penable_i", "pwrite_i", "paddr_i", "pwdata_i", "pstrb_i"});
-  t3::TlmApbBridge bridge("bridge", uint64_t{1} << t3::kMemApbAddrBits);
+  t3::TlmApbBridge bridge("bridge", uint64_t{1} << t3::kMemSubsystemApbAddrBits);
   bridge.clk_i(clk);
   bridge.psel_o(rpins.signal<bool>("psel_i"));
   bridge.penable_o(rpins.signal<bool>("penable_i"));

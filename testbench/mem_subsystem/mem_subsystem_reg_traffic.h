@@ -30,17 +30,17 @@ class MemRegTraffic {
     ApbTransfer t;
     const unsigned pick = unsigned(rng_() % 100);
     if (pick < 45) {  // a register of a block, read
-      const unsigned w = unsigned(rng_() % kMemWindows);
+      const unsigned w = unsigned(rng_() % kMemSubsystemWindows);
       const MemWindowMap& map = mem_window_map(w);
       t.addr = w * kRegWindowBytes + map.info[rng_() % map.count].offset;
     } else if (pick < 60) {  // a block's window where no register is
-      const unsigned w = unsigned(rng_() % kMemWindows);
+      const unsigned w = unsigned(rng_() % kMemSubsystemWindows);
       const uint32_t off = uint32_t(rng_() % kRegWindowBytes);
       t.addr = w * kRegWindowBytes + off;
       t.write = !mem_window_map(w).holds(off) && (rng_() & 1);
     } else {  // a window that holds no block
-      const unsigned windows = 1u << (kMemApbAddrBits - 12);
-      t.addr = uint32_t(kMemWindows + rng_() % (windows - kMemWindows)) * kRegWindowBytes +
+      const unsigned windows = 1u << (kMemSubsystemApbAddrBits - 12);
+      t.addr = uint32_t(kMemSubsystemWindows + rng_() % (windows - kMemSubsystemWindows)) * kRegWindowBytes +
                uint32_t(rng_() % kRegWindowBytes);
       t.write = rng_() & 1;
     }
@@ -56,7 +56,7 @@ class MemRegTraffic {
     const unsigned w = (d.t.addr >> 12) & 15;
     ++accesses_[w];
     if (d.err) ++refused_[w];
-    if (w < kMemWindows && !mem_window_map(w).holds(d.t.addr & (kRegWindowBytes - 1)) && d.err)
+    if (w < kMemSubsystemWindows && !mem_window_map(w).holds(d.t.addr & (kRegWindowBytes - 1)) && d.err)
       ++refused_no_register_[w];
   }
 
@@ -65,8 +65,8 @@ class MemRegTraffic {
   bool every_class_reached() const {
     for (unsigned w = 0; w < 16; ++w) {
       if (accesses_[w] == 0) return false;
-      if (w >= kMemWindows && refused_[w] == 0) return false;
-      if (w < kMemWindows && refused_no_register_[w] == 0) return false;
+      if (w >= kMemSubsystemWindows && refused_[w] == 0) return false;
+      if (w < kMemSubsystemWindows && refused_no_register_[w] == 0) return false;
     }
     return true;
   }
@@ -80,7 +80,7 @@ class MemRegTraffic {
  private:
   std::mt19937_64 rng_;
   double rate_;
-  uint64_t accesses_[16] = {}, refused_[16] = {}, refused_no_register_[kMemWindows] = {};
+  uint64_t accesses_[16] = {}, refused_[16] = {}, refused_no_register_[kMemSubsystemWindows] = {};
 };
 
 }  // namespace t3::tb

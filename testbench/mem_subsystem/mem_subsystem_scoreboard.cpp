@@ -197,7 +197,7 @@ bool MemWindowMap::holds(uint32_t offset) const {
 }
 
 const MemWindowMap& mem_window_map(unsigned window) {
-  static const MemWindowMap maps[kMemWindows] = {
+  static const MemWindowMap maps[kMemSubsystemWindows] = {
       {TrackerRegMap::kInfo, TrackerRegMap::kCount},
       {DmaTriggerRegMap::kInfo, DmaTriggerRegMap::kCount},
       {McaArbiterRegMap::kInfo, McaArbiterRegMap::kCount},
@@ -211,7 +211,7 @@ std::optional<std::string> MemSubsystemScoreboard::observe(const MemSubsystemInp
   if (out.intr && no_intr_) err << "intr_o: a block reports an error; ";
   if (in.apb.access()) {
     const uint32_t window = in.apb.paddr >> 12, offset = in.apb.paddr & (kRegWindowBytes - 1);
-    const bool none = window >= kMemWindows;
+    const bool none = window >= kMemSubsystemWindows;
     if ((none || !mem_window_map(window).holds(offset)) && !out.apb.pslverr)
       err << (in.apb.pwrite ? "a write to 0x" : "a read of 0x") << std::hex << in.apb.paddr
           << std::dec << (none ? ", in no block's window," : ", where its block has no register,")

@@ -39,14 +39,14 @@
 namespace t3::tb {
 
 // A block's window as its register description gives it
-// (hw/<block>/<block>_regs.yaml): window 0 the Tracker, 1 the DMA trigger
+// (hw/<block>/<block>.yaml): window 0 the Tracker, 1 the DMA trigger
 // table, 2 the MCA arbiter, 3 the near-bank ALU.
 struct MemWindowMap {
   const RegInfo* info;
   unsigned count;
   bool holds(uint32_t offset) const;  // a register at this byte offset
 };
-const MemWindowMap& mem_window_map(unsigned window);  // window < kMemWindows
+const MemWindowMap& mem_window_map(unsigned window);  // window < kMemSubsystemWindows
 
 class MemSubsystemScoreboard {
  public:

@@ -11,7 +11,7 @@
 namespace t3::tb {
 namespace {
 
-constexpr t3_windows kWindows{0x0000, 0x1000, 0x2000, 0x3000};
+constexpr t3_windows kWindows = T3_MEM_SUBSYSTEM_WINDOWS;
 
 uint64_t pick(std::mt19937_64& rng, uint64_t lo, uint64_t hi) {
   return std::uniform_int_distribution<uint64_t>(lo, hi)(rng);

@@ -28,6 +28,8 @@
 
 #include <stdint.h>
 
+#include "t3/mem_subsystem_map.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -101,7 +103,8 @@ typedef struct {
   uint32_t starve_limit; /* cycles communication may wait; 0: no limit */
 } t3_mca;
 
-/* Register windows of the four blocks, as the bus maps them. */
+/* Register windows of the four blocks, as the bus maps them; in a
+ * mem_subsystem, T3_MEM_SUBSYSTEM_WINDOWS (its generated address map). */
 typedef struct {
   uint32_t tracker, dma_trigger, mca_arbiter, near_bank_alu;
 } t3_windows;
