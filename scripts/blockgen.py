@@ -1,14 +1,19 @@
 #!/usr/bin/python3
 """A block from one description: reads hw/<block>/<block>.yaml (parameters,
 derived values, synthesis hints, pins, co-simulated configurations, build
-links, registers and interrupts) and writes what the C++, the RTL, CMake and
-the scripts read:
+links, how the core meets the registers, an address map, registers and
+interrupts) and writes what the C++, the RTL, CMake and the scripts read:
 
-  hw/<block>/<block>_params.def  the parameter list (hw/common/params.h)
+  hw/<block>/<block>_params.def  the parameter list and derived values (hw/common/params.h)
   hw/<block>/<block>_pins.h      the pin list and the block's traits (hw/common/pins.h)
-  and, for a block with registers, what scripts/reggen.py makes of them:
+  hw/<block>/<block>_sc.{h,cpp}  the SystemC module
+  for a block with registers, what scripts/reggen.py makes of them:
   rtl/<block>_reg_{pkg,top}.sv, hw/<block>/<block>_regs.{h,cpp},
   firmware/include/t3/<block>_regs.h, docs/registers/<block>.md
+  for a block with a `core` section, its boundary: rtl/<block>.sv (the
+  RTL top) and hw/<block>/<block>.h (the C++ glue)
+  for a composition with `windows`, its address map: rtl/<block>_map_pkg.sv,
+  hw/<block>/<block>_map.h, firmware/include/t3/<block>_map.h
 
 The generated files are committed. --check writes nothing and fails, naming
 the file, when a committed file differs from what the description gives
@@ -24,12 +29,13 @@ import os
 import re
 import sys
 
-import jinja2
 import yaml
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "lib"))
 import blockexpr  # noqa: E402
 import reggen  # noqa: E402
+import t3block  # noqa: E402
 
 ROOT = reggen.ROOT
 NAME = reggen.NAME
@@ -46,8 +52,7 @@ SOURCE = re.compile(r"^([a-z][a-z0-9_]*_o)(?:\[(\d+):(\d+)\])?$")
 MAX_PARAM = 1 << 32
 
 
-def camel(block):
-    return "".join(w.capitalize() for w in block.split("_"))
+camel = reggen.camel
 
 
 def expr(where, key, text, names):
@@ -58,13 +63,18 @@ def expr(where, key, text, names):
         fail(where, "%s = %s" % (key, e))
 
 
+def sv_width(tree):
+    """A width in SystemVerilog as an operand (of `-1` or of a cast `W'(x)`)."""
+    e = blockexpr.sv(tree)
+    return e if re.match(r"^[A-Z0-9_]+$", e) else "(%s)" % e
+
+
 def sv_range(tree):
     """The packed range of a width in SystemVerilog ('' for one bit)."""
     if blockexpr.is_const(tree):
         w = blockexpr.value(tree, {})
         return "" if w == 1 else "[%d:0]" % (w - 1)
-    e = blockexpr.sv(tree)
-    return "[%s-1:0]" % (e if re.match(r"^[A-Z0-9_]+$", e) else "(%s)" % e)
+    return "[%s-1:0]" % sv_width(tree)
 
 
 def input_exprs(tree, src, cpp_names, cxx_type):
@@ -83,8 +93,7 @@ def input_exprs(tree, src, cpp_names, cxx_type):
     const = blockexpr.is_const(tree)
     w = blockexpr.value(tree, {}) if const else None
     if not (const and w == total):
-        e = blockexpr.sv(tree)
-        sv = "%s'(%s)" % (e if re.match(r"^[A-Z0-9_]+$", e) else "(%s)" % e, sv)
+        sv = "%s'(%s)" % (sv_width(tree), sv)
         if w == 1:
             cpp = "%s & 1u" % ("(%s)" % cpp if " " in cpp else cpp)
         else:
@@ -157,7 +166,8 @@ def load_core(where, d, pins, regs, names, cpp_names):
         seen.add(c["port"])
         if not CORE_FIELD.match(str(c["field"])):
             fail(cw, "field = %r: a member (a.b) of the core's C++ outputs" % c["field"])
-        o = dict(port=c["port"], field=c["field"], wire=c["port"][:-2], width=expr(cw, "width", c["width"], names))
+        width = expr(cw, "width", c["width"], names)
+        o = dict(port=c["port"], field=c["field"], wire=c["port"][:-2], width=width, sv=sv_range(width))
         outputs.append(o)
         outs[c["port"]] = o
     unread = sorted(set(r2h) - used)
@@ -194,8 +204,6 @@ def load_core(where, d, pins, regs, names, cpp_names):
             tree = expr(hw, "source", text, names)
             svx = "%d'(%s)" % (dst["width"], blockexpr.sv(tree))
             cxx = "uint32_t(%s)" % blockexpr.cpp(tree, cpp_names.get)
-        if key == "busy":
-            cxx = "bool(%s)" % cxx if not cxx.startswith("o.") else cxx
         hw2reg.append(dict(member=dst["member"], sv=svx, cpp=cxx))
     missing = sorted(set(h2r) - set(given))
     if missing:
@@ -232,11 +240,13 @@ def load_windows(where, d, pins, build):
     return dict(list=out, addr_w=aw[0], pages=space // reggen.WINDOW)
 
 
-def load(block, path=None):
+def load(block, path=None, root=ROOT):
+    """The description of block (path: another file than hw/<block>/<block>.yaml);
+    the generated files name it relative to root, the tree they go to."""
     path = path or os.path.join(ROOT, "hw", block, block + ".yaml")
     if not os.path.exists(path):
         fail(path, "no block description")
-    where = os.path.relpath(path, ROOT)
+    where = os.path.relpath(path, root)
     try:
         d = yaml.safe_load(open(path, encoding="utf-8"))
     except yaml.YAMLError as e:
@@ -273,7 +283,7 @@ def load(block, path=None):
             fail(pw, "default, min and max: integers 0..2^32-1")
         if not lo <= hi:
             fail(pw, "min = %d > max = %d" % (lo, hi))
-        if not (lo <= df <= hi and (rule == "any" or df & (df - 1) == 0)):
+        if not t3block.in_range(dict(lo=lo, hi=hi, rule=rule), df):
             fail(pw, "default = %d is outside its own range (%d..%d, %s)" % (df, lo, hi, rule))
         if '"' in str(p["desc"]) or "\\" in str(p["desc"]):
             fail(pw, "desc: no '\"' or '\\\\' (a C string of the generated list)")
@@ -357,9 +367,8 @@ def load(block, path=None):
             if k not in pnames:
                 fail(cw, "%s is not a parameter; known: %s" % (k, ", ".join(pnames)))
             q = pnames[k]
-            if not (isinstance(v, int) and q["lo"] <= v <= q["hi"] and (q["rule"] == "any" or v & (v - 1) == 0)):
-                fail(cw, "%s = %r is out of range; allowed: %d..%d%s"
-                     % (k, v, q["lo"], q["hi"], " (powers of two)" if q["rule"] == "pow2" else ""))
+            if not (isinstance(v, int) and t3block.in_range(q, v)):
+                fail(cw, "%s = %r is out of range; allowed: %s" % (k, v, t3block.range_text(q)))
         configs.append(dict(name=c["name"], params=over))
     if not configs:
         fail(where, "configs: at least one")
@@ -448,12 +457,6 @@ T3_BLOCK({camel}, "{block}", T3_{B}_PINS)
 """.format(src=b["source"], block=b["block"], camel=b["camel"], B=B, body=body)
 
 
-def range_text(p):
-    if p["rule"] == "pow2":
-        return "a power of two from %d to %d" % (p["lo"], p["hi"])
-    return "%d..%d" % (p["lo"], p["hi"])
-
-
 def range_check(p):
     """SystemVerilog true when parameter p is out of its range ('' if it cannot be)."""
     n, terms = p["name"], []
@@ -467,59 +470,52 @@ def range_check(p):
 
 
 def render(tpl, **kw):
-    env = jinja2.Environment(loader=jinja2.FileSystemLoader(reggen.TEMPLATES), keep_trailing_newline=True,
-                             trim_blocks=True, lstrip_blocks=True, undefined=jinja2.StrictUndefined)
-    return env.get_template(tpl).render(**kw)
+    return reggen.environment().get_template(tpl).render(**kw)
+
+
+def wrap(items, width):
+    """items joined by ', ' into lines of at most width characters."""
+    lines, line = [], []
+    for x in items:
+        if line and len(", ".join(line + [x])) > width:
+            lines.append(", ".join(line))
+            line = []
+        line.append(x)
+    return lines + [", ".join(line)]
 
 
 def boundary(b):
     """rtl/<b>.sv, hw/<b>/<b>.h: the block's top around its core, from the
     `core` and `hw2reg` sections."""
     core = b["core"]
-    params = [dict(p, range=range_text(p), check=range_check(p)) for p in b["params"]]
+    params = [dict(p, range=t3block.range_text(p), check=range_check(p)) for p in b["params"]]
     derived = b["derived"]
-    for o in core["outputs"]:
-        o["sv"] = sv_range(o["width"])
     pw = max(len(x["name"]) for x in b["params"] + derived + [dict(name="REG_AW")])
-    line, param_map = [], []
-    for p in b["params"]:
-        item = ".%s(%s)" % (p["name"], p["name"])
-        if line and len(", ".join(line + [item])) > 90:
-            param_map.append(", ".join(line) + ",")
-            line = []
-        line.append(item)
-    param_map.append(", ".join(line))
-    # Ports: the clock, then the pins in the description's order.
+    lines = wrap([".%s(%s)" % (p["name"], p["name"]) for p in b["params"]], 90)
+    param_map = [x + "," for x in lines[:-1]] + lines[-1:]
+    # Ports: the clock, then the pins in the description's order, the
+    # register port under its comment, a blank line after it.
     apb = [("in", "", "psel_i"), ("in", "", "penable_i"), ("in", "", "pwrite_i"),
            ("in", "[REG_AW-1:0]", "paddr_i"), ("in", "[31:0]", "pwdata_i"), ("in", "[3:0]", "pstrb_i"),
            ("out", "[31:0]", "prdata_o"), ("out", "", "pready_o"), ("out", "", "pslverr_o"),
            ("out", "", "intr_o")]
-    plist = [("in", "", "clk_i")]
-    for p in b["pins"]:
-        plist += [None] + apb + [None] if p["apb"] else [(p["dir"], p["sv"], p["name"])]
-    rw = max(len(x[1]) for x in plist if x)
+    plist = [("in", "", "clk_i")] + [("in" if p["apb"] else p["dir"], "" if p["apb"] else p["sv"],
+                                      None if p["apb"] else p["name"]) for p in b["pins"]]
+    rw = max(len(r) for _, r, _ in plist + apb)
+
+    def decl(d, r, n):
+        return "%s logic %-*s %s," % ("input " if d == "in" else "output", rw, r, n)
     ports = []
-    for x in plist:
-        if x is None:
-            if ports and ports[-1] != "":
-                ports.append("")
+    for d, r, n in plist:
+        if n is not None:
+            ports.append(decl(d, r, n))
             continue
-        ports.append("%s logic %-*s %s," % ("input " if x[0] == "in" else "output", rw, x[1], x[2]))
+        ports += ["// Registers (docs/registers/%s.md)." % b["block"]] + [decl(*x) for x in apb] + [""]
     while ports[-1] == "":
         ports.pop()
     ports[-1] = ports[-1][:-1]
-    ports = [("// Registers (docs/registers/%s.md)." % b["block"]) if i + 1 < len(ports) and
-             ports[i + 1].endswith(" psel_i,") else x for i, x in enumerate(ports)]
     cw = max(len(x["port"]) for x in core["inputs"] + core["outputs"])
-    conns, line = [], [".clk_i"]
-    for p in b["pins"]:
-        if p["apb"]:
-            continue
-        if len(", ".join(line + ["." + p["name"]])) > 88:
-            conns.append(", ".join(line))
-            line = []
-        line.append("." + p["name"])
-    conns.append(", ".join(line))
+    conns = wrap([".clk_i"] + [".%s" % p["name"] for p in b["pins"] if not p["apb"]], 88)
     conns += [".%-*s (%s)" % (cw, i["port"], i["sv"]) for i in core["inputs"]]
     conns += [".%-*s (%s)" % (cw, o["port"], o["wire"]) for o in core["outputs"]]
     dw = max(len(str(p["default"])) for p in params) + 1
@@ -620,7 +616,10 @@ def main():
         if name not in known and not a.desc:
             sys.exit("blockgen: no hw/%s/%s.yaml; blocks: %s" % (name, name, ", ".join(known)))
         try:
-            descs[name] = load(name, a.desc)
+            # A description inside the tree written to is named as that
+            # tree's own (scripts/new_block.py --out stamps into another).
+            inside = a.desc and not os.path.relpath(os.path.abspath(a.desc), os.path.abspath(a.out)).startswith("..")
+            descs[name] = load(name, a.desc, os.path.abspath(a.out) if inside else ROOT)
             files = outputs(descs[name])
         except DescError as e:
             sys.exit("blockgen: %s" % e)

@@ -18,7 +18,10 @@ import re
 import subprocess
 import sys
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import reggen  # noqa: E402
+
+ROOT = reggen.ROOT
 TEMPLATES = os.path.join(ROOT, "scripts", "new_block")
 # template file -> where it goes ({n}: the block's name).
 FILES = {
@@ -52,7 +55,7 @@ def main():
     there = [os.path.relpath(p, out) for p in targets.values() if os.path.exists(p)]
     if os.path.isdir(os.path.join(out, "hw", n)) or there:
         sys.exit("new_block: %s exists already in %s%s" % (n, out, (": " + ", ".join(there)) if there else ""))
-    camel = "".join(w.capitalize() for w in n.split("_"))
+    camel = reggen.camel(n)
     subst = {"@name@": n, "@Camel@": camel, "@NAME@": n.upper()}
     for t, path in targets.items():
         text = open(os.path.join(TEMPLATES, t), encoding="utf-8").read()

@@ -33,6 +33,20 @@ def fail(where, msg):
     raise DescError("%s: %s" % (where, msg))
 
 
+def camel(block):
+    """NearBankAlu from near_bank_alu: the C++ name of a block's types."""
+    return "".join(w.capitalize() for w in block.split("_"))
+
+
+def environment():
+    """The Jinja environment of every template in scripts/reggen/."""
+    env = jinja2.Environment(loader=jinja2.FileSystemLoader(TEMPLATES), keep_trailing_newline=True,
+                             trim_blocks=True, lstrip_blocks=True, undefined=jinja2.StrictUndefined)
+    env.filters["hex"] = lambda v, n=8: "0x%0*X" % (n, v)
+    env.filters["bitwise_or"] = lambda a, b: a | b
+    return env
+
+
 def parse_bits(where, bits):
     m = re.match(r"^\s*(\d+)\s*(?::\s*(\d+)\s*)?$", str(bits))
     if not m:
@@ -117,7 +131,7 @@ def load_desc(block, d, where):
     return dict(block=block, desc=" ".join(str(d["desc"]).split()),
                 busy=" ".join(str(d.get("busy", "never")).split()), registers=out,
                 has_busy="busy" in d, interrupts=intrs, source=where,
-                camel="".join(w.capitalize() for w in block.split("_")))
+                camel=camel(block))
 
 
 def outputs(block):
@@ -133,10 +147,7 @@ def outputs(block):
 
 def render_desc(desc):
     """{path: text} of the register files of a load_desc() result."""
-    env = jinja2.Environment(loader=jinja2.FileSystemLoader(TEMPLATES), keep_trailing_newline=True,
-                             trim_blocks=True, lstrip_blocks=True, undefined=jinja2.StrictUndefined)
-    env.filters["hex"] = lambda v, n=8: "0x%0*X" % (n, v)
-    env.filters["bitwise_or"] = lambda a, b: a | b
+    env = environment()
     return {out: env.get_template(tpl).render(**desc) for tpl, out in outputs(desc["block"]).items()}
 
 

@@ -17,11 +17,5 @@ enum class MemSubsystemWindow : unsigned {
 };
 inline constexpr unsigned kMemSubsystemWindows = 4;
 inline constexpr unsigned kMemSubsystemApbAddrBits = 16;
-inline constexpr MemSubsystemWindow kMemSubsystemWindowList[kMemSubsystemWindows] = {
-    MemSubsystemWindow::tracker,
-    MemSubsystemWindow::dma_trigger,
-    MemSubsystemWindow::mca_arbiter,
-    MemSubsystemWindow::near_bank_alu,
-};
 
 }  // namespace t3
