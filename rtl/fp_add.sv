@@ -31,7 +31,7 @@
 // critical path ran through that stage at 5.85 ns. Each stage now takes
 // 3.9 ns or less at fp32 (docs/blocks/near_bank_alu.md, Cost).
 //
-// The C++ cycle model hw/near_bank_alu/fp_add.{h,cpp} is the same algorithm
+// The C++ cycle model hw/common/fp_add.{h,cpp} is the same algorithm
 // step by step; testbench/near_bank_alu checks both against GNU MPFR.
 module fp_add #(
   parameter int unsigned EXP_W = 8,  // 2..8

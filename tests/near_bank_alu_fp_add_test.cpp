@@ -1,5 +1,5 @@
-// The near-bank ALU's IEEE 754 adder (hw/near_bank_alu/fp_add.h) against the
-// GNU MPFR reference (testbench/near_bank_alu/fp_reference.h): special
+// The near-bank ALU's IEEE 754 adder (hw/common/fp_add.h) against the
+// GNU MPFR reference (testbench/common/fp_reference.h): special
 // values, random operands aimed at rounding corners, exhaustive sweeps of the
 // 16-bit formats and of small formats, and the explicit IEEE rules.
 //
@@ -18,8 +18,8 @@
 #include <utility>
 #include <vector>
 
-#include "near_bank_alu/fp_add.h"
-#include "near_bank_alu/fp_lanes.h"
+#include "common/fp_add.h"
+#include "common/fp_lanes.h"
 
 #if defined(__SSE__)
 #include <xmmintrin.h>

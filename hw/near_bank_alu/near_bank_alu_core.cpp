@@ -3,7 +3,7 @@
 #include <algorithm>
 
 #include "common/bits.h"
-#include "near_bank_alu/fp_lanes.h"
+#include "common/fp_lanes.h"
 
 namespace t3 {
 namespace {

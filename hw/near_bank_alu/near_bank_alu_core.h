@@ -7,7 +7,7 @@
 // Column commands from the memory controller's queue: READ a burst, STORE
 // one (with a byte mask), or ADD (op-and-store): the burst's old value is
 // read inside the bank, its fp16, bf16 or fp32 lanes added to the command's
-// (IEEE round to nearest even, hw/near_bank_alu/fp_add.h) and written back
+// (IEEE round to nearest even, hw/common/fp_add.h) and written back
 // under the byte mask. One command at a time per bank group; after an
 // op-and-store the bank group's next column command waits tCCDWL = 2 x tCCDL
 // (T3 §5.1.1). Updates to one address take effect in the order they were
@@ -34,7 +34,7 @@
 
 #include "common/params.h"
 #include "common/wide.h"
-#include "near_bank_alu/fp_add.h"
+#include "common/fp_add.h"
 
 namespace t3 {
 

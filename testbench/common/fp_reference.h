@@ -2,7 +2,7 @@
 // the correctly rounded sum computed by GNU MPFR, and operand generators that
 // aim at the corners of floating-point addition.
 //
-// Nothing here uses hw/near_bank_alu/fp_add.cpp: fields are decoded to exact
+// Nothing here uses hw/common/fp_add.cpp: fields are decoded to exact
 // MPFR values and the MPFR result is encoded back by code of its own, so a
 // bug in fp_add.cpp cannot hide in the reference. Only the FpFormat type is
 // shared.
@@ -12,7 +12,7 @@
 #include <random>
 #include <vector>
 
-#include "near_bank_alu/fp_add.h"
+#include "common/fp_add.h"
 
 namespace t3::tb {
 

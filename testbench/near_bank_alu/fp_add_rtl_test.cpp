@@ -1,5 +1,5 @@
 // rtl/fp_add.sv, Verilated at fp16, bf16, fp32 and a small 8-bit format,
-// against the GNU MPFR reference and the C++ model hw/near_bank_alu/fp_add,
+// against the GNU MPFR reference and the C++ model hw/common/fp_add,
 // bit for bit. Operand pairs flagged by valid_i, most cycles one, with idle
 // cycles between (an idle adder must hold its pipeline, not lose or corrupt
 // a pair in flight); each output is checked LATENCY cycles after its
@@ -27,7 +27,7 @@
 #include "Vfp_add_fp16_fp_add.h"
 #include "Vfp_add_fp32.h"
 #include "Vfp_add_fp32_fp_add.h"
-#include "near_bank_alu/fp_add.h"
+#include "common/fp_add.h"
 #include "fp_reference.h"
 #include "verilated.h"
 

@@ -3,7 +3,7 @@
 // The near-bank ALU adds fp16, bf16 or fp32 lanes of a DRAM burst
 // (op-and-store). This is the cycle model's per-lane adder; rtl/fp_add.sv is
 // the same algorithm in hardware (4 register stages), and the two agree bit
-// for bit. testbench/near_bank_alu/fp_reference.h checks both against GNU MPFR.
+// for bit. testbench/common/fp_reference.h checks both against GNU MPFR.
 //
 // Semantics (one format family, generic over the field widths):
 // - round to nearest, ties to even; subnormal inputs and results are kept

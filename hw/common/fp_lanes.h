@@ -2,7 +2,7 @@
 // of fp16, bf16 or fp32 lanes added at once, on the host's FPU.
 //
 // Same results, bit for bit, as fp_add() (the RTL's algorithm in integer
-// arithmetic, hw/near_bank_alu/fp_add.h) for these three formats, and the
+// arithmetic, hw/common/fp_add.h) for these three formats, and the
 // same semantics: IEEE 754 round to nearest even, subnormals kept, the
 // canonical quiet NaN. tests/near_bank_alu_fp_add_test.cpp checks both
 // against GNU MPFR on the same operands.

@@ -8,7 +8,7 @@
 //   3. add or subtract the significands, count leading zeros (capped so that
 //      the result never goes below the subnormal exponent);
 //   4. normalize, round to nearest even, pack, handle inf/NaN/zero/overflow.
-#include "near_bank_alu/fp_add.h"
+#include "common/fp_add.h"
 
 #include <stdexcept>
 #include <string>

@@ -1,5 +1,5 @@
 // Lane adders on the host FPU; see fp_lanes.h for why they are exact.
-#include "near_bank_alu/fp_lanes.h"
+#include "common/fp_lanes.h"
 
 #include <cfenv>
 #include <cstring>
