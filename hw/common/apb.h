@@ -20,7 +20,9 @@ struct ApbRequest {
   uint32_t pwdata = 0;
   uint32_t pstrb = 0;    // APB4 byte strobes (writes)
 
-  bool access() const { return psel && penable; }
+  // & not &&: a model asks every cycle, and a short-circuit is a second
+  // branch on the traffic.
+  bool access() const { return psel & penable; }
 };
 
 struct ApbResponse {

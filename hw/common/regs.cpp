@@ -46,7 +46,7 @@ const RegField* RegInfo::field(const std::string& name) const {
 
 RegFile::RegFile(const RegInfo* regs, unsigned n_regs)
     : regs_(regs), n_(n_regs), q_(n_regs), ro_(n_regs), pulse_(n_regs), next_pulse_(n_regs),
-      set_(n_regs), masks_(n_regs) {
+      set_(n_regs), masks_(n_regs), at_word_(kRegWindowBytes / 4, -1) {
   for (unsigned r = 0; r < n_; ++r) {
     const RegInfo& i = regs_[r];
     if (i.offset % 4 || i.offset >= kRegWindowBytes)
@@ -55,15 +55,15 @@ RegFile::RegFile(const RegInfo* regs, unsigned n_regs)
                                   " is not a word offset inside the 4 KiB window");
     for (RegAccess a : {RegAccess::rw, RegAccess::ro, RegAccess::w1c, RegAccess::w1p})
       masks_[r][unsigned(a)] = i.mask(a);
+    // A duplicate offset finds the first, as the search of the list did.
+    if (at_word_[i.offset / 4] < 0) at_word_[i.offset / 4] = int16_t(r);
   }
   reset();
 }
 
 int RegFile::find(uint32_t offset) const {
-  if (offset % 4) return -1;
-  for (unsigned r = 0; r < n_; ++r)
-    if (regs_[r].offset == offset) return int(r);
-  return -1;
+  if (offset % 4 || offset >= kRegWindowBytes) return -1;
+  return at_word_[offset / 4];
 }
 
 int RegFile::find(const std::string& name) const {
@@ -104,8 +104,7 @@ RegStatus RegFile::read(uint32_t offset, uint32_t& data) const {
   return RegStatus::ok;
 }
 
-void RegFile::clock() {
-  if (!pending_) return;
+void RegFile::clock_pending() {
   bool changed = false, pulsing = false;
   for (unsigned r = 0; r < n_; ++r) {
     changed |= (set_[r] & ~q_[r]) != 0 || pulse_[r] != next_pulse_[r];

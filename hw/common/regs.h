@@ -93,7 +93,11 @@ class RegFile {
     set_[r] |= b;
     pending_ |= b != 0;
   }
-  void clock();  // applies this cycle's set events; ends its pulses
+  // Applies this cycle's set events; ends its pulses. Inline: a block calls
+  // it every cycle, and most cycles have nothing pending.
+  void clock() {
+    if (pending_) clock_pending();
+  }
   // After a write between two edges (a loosely timed TLM access, taken as
   // made at the last edge): its W1P pulses start now, for the rest of this
   // cycle, and end at the next clock(), as an APB write's do after its edge.
@@ -101,10 +105,15 @@ class RegFile {
   void reset();
 
  private:
+  void clock_pending();
   const RegInfo* regs_;
   unsigned n_;
   std::vector<uint32_t> q_, ro_, pulse_, next_pulse_, set_;
   std::vector<std::array<uint32_t, 4>> masks_;  // by RegAccess
+  // The register at each word of the window, -1 for none: find() runs on
+  // every register access, several times, and a search of the list ends in
+  // a mispredicted branch on random addresses (the DMA table's bench).
+  std::vector<int16_t> at_word_;
   uint64_t changes_ = 0;
   // Set events or pulses wait for clock(): without, an edge changes nothing
   // (the common cycle, kept cheap).
