@@ -1,5 +1,6 @@
 #include "reduction_table_scoreboard.h"
 
+#include <cmath>
 #include <sstream>
 
 #include "common/bits.h"
@@ -31,6 +32,42 @@ unsigned sb_malformed(const pkt::Header& h, bool rsp, const ReductionTableParams
 namespace {
 FpFormat format_of(unsigned dtype) { return dtype == 0 ? kFp16 : dtype == 1 ? kBf16 : kFp32; }
 uint64_t wrap(uint64_t v, unsigned w) { return v & low_mask(w); }
+
+// ACC32's reading, on the host's doubles (every fp16, bf16 and fp32 value is
+// a double): a 16-bit value as fp32 (exact), and an fp32 value rounded to
+// the 16-bit format (nearest, ties to even, subnormals, overflow to inf, the
+// canonical NaN). Written here on their own, not from hw/common/fp_convert.h.
+double value_of(const FpFormat& f, uint32_t x) {
+  const int bias = f.bias();
+  const uint32_t e = (x >> f.man_w) & ((1u << f.exp_w) - 1), m = x & ((1u << f.man_w) - 1);
+  const double sign = (x >> (f.exp_w + f.man_w)) & 1 ? -1.0 : 1.0;
+  if (e == (1u << f.exp_w) - 1) return m ? std::nan("") : sign * HUGE_VAL;
+  if (e == 0) return sign * std::ldexp(double(m), 1 - bias - int(f.man_w));
+  return sign * std::ldexp(double(m | (1u << f.man_w)), int(e) - bias - int(f.man_w));
+}
+uint32_t bits_of(const FpFormat& f, double v) {
+  const uint32_t exp_ones = (1u << f.exp_w) - 1;
+  if (std::isnan(v)) return exp_ones << f.man_w | 1u << (f.man_w - 1);
+  const uint32_t sign = std::signbit(v) ? 1u << (f.exp_w + f.man_w) : 0;
+  const double a = std::fabs(v);
+  if (a == 0) return sign;
+  if (std::isinf(a)) return sign | exp_ones << f.man_w;
+  const int bias = f.bias();
+  int e;
+  std::frexp(a, &e);
+  e = std::max(e - 1, 1 - bias);  // a in [2^e, 2^(e+1)), or a subnormal
+  double q = std::nearbyint(std::ldexp(a, int(f.man_w) - e));  // ties to even (the default mode)
+  if (q >= std::ldexp(1.0, int(f.man_w) + 1)) {
+    q /= 2;
+    ++e;
+  }
+  if (e > bias) return sign | exp_ones << f.man_w;
+  const uint32_t qi = uint32_t(q);
+  if (qi < (1u << f.man_w)) return sign | qi;  // subnormal (or carried into the first normal)
+  return sign | uint32_t(e + bias) << f.man_w | (qi & ((1u << f.man_w) - 1));
+}
+uint32_t to32(const FpFormat& f, uint32_t x) { return bits_of(kFp32, value_of(f, x)); }
+uint32_t from32(const FpFormat& f, uint32_t x) { return bits_of(f, value_of(kFp32, x)); }
 }  // namespace
 
 ReductionTableScoreboard::ReductionTableScoreboard(const ReductionTableParams& p)
@@ -42,22 +79,25 @@ ReductionTableScoreboard::Key ReductionTableScoreboard::key_of(const pkt::Header
   return Key{false, h.rgn, h.addr, 0, 0, h.dtype, h.len, h.expect, h.home};
 }
 
+// acc += the packet's lanes (the first packet sets acc). With ACC32, 16-bit
+// lanes are added in fp32 (the table's accumulator): acc holds fp32 values.
 void ReductionTableScoreboard::add_lanes(std::vector<uint32_t>& acc, const Packet& pk) {
   const unsigned lw = pk.h.dtype == 2 ? 32 : 16, per = p_.flit_w / lw;
   const FpFormat f = format_of(pk.h.dtype);
+  const bool wide = p_.acc32 && pk.h.dtype != 2;
   const bool first = acc.empty();
   if (first) acc.resize(per * pk.data.size());
   for (size_t k = 0; k < pk.data.size(); ++k)
     for (unsigned l = 0; l < per; ++l) {
-      const uint32_t v = pk.data[k].lane(l * lw, lw);
+      const uint32_t v = wide ? to32(f, pk.data[k].lane(l * lw, lw)) : pk.data[k].lane(l * lw, lw);
       uint32_t& a = acc[k * per + l];
-      a = first ? v : mpfr_add_bits(f, a, v);
+      a = first ? v : mpfr_add_bits(wide ? kFp32 : f, a, v);
     }
 }
 
-void ReductionTableScoreboard::allow_refusals(const pkt::Header& k) {
+void ReductionTableScoreboard::allow_refusals(const pkt::Header& k, unsigned n) {
   probes_.push_back(ProbeKey{k.op == uint8_t(pkt::Op::pull), k.rgn, k.addr, k.dst, k.ctr});
-  ++t_.probes;
+  t_.probes += n;
 }
 
 bool ReductionTableScoreboard::is_probe(const Key& k) const {
@@ -151,16 +191,20 @@ void ReductionTableScoreboard::left(const Packet& pk, std::ostream& err) {
   if (g.out == g.in) {
     // Every contribution taken has left: the merged value is their sum.
     ++cov_.balanced;
+    // ACC32: the sum in fp32, rounded once (what left was rounded too).
     const FpFormat f = format_of(h.dtype);
+    const bool wide = p_.acc32 && h.dtype != 2;
     const unsigned w = f.width();
     for (size_t i = 0; i < g.ref.size(); ++i) {
       ++cov_.lanes_checked;
-      if ((g.merged[i] & low_mask(w - 1)) == 0) ++cov_.zero_results;
-      else if (((g.merged[i] >> f.man_w) & low_mask(f.exp_w)) == 0) ++cov_.subnormal_results;
-      if (g.merged[i] != g.ref[i]) {
-        err << "out: " << h << ": lane " << i << " of the reduction is 0x" << std::hex << g.merged[i]
-            << ", the sum of its " << std::dec << g.in << " contributions is 0x" << std::hex
-            << g.ref[i] << std::dec << "; ";
+      const uint32_t got = wide ? from32(f, g.merged[i]) : g.merged[i];
+      const uint32_t want = wide ? from32(f, g.ref[i]) : g.ref[i];
+      if ((got & low_mask(w - 1)) == 0) ++cov_.zero_results;
+      else if (((got >> f.man_w) & low_mask(f.exp_w)) == 0) ++cov_.subnormal_results;
+      if (got != want) {
+        err << "out: " << h << ": lane " << i << " of the reduction is 0x" << std::hex << got
+            << ", the sum of its " << std::dec << g.in << " contributions is 0x" << std::hex << want
+            << std::dec << "; ";
         break;
       }
     }
@@ -223,8 +267,11 @@ std::optional<std::string> ReductionTableScoreboard::observe(const ReductionTabl
   check_counter(err, "stat_stall_req_o", out.stat_stall_req, stall_[0], sw);
   check_counter(err, "stat_stall_rsp_o", out.stat_stall_rsp, stall_[1], sw);
   if (have_prev_) {
+    unsigned i = 0;
     auto step = [&](const char* pin, uint32_t now, uint32_t before) {
-      if (wrap(uint64_t(now) - before, sw) > 1) err << pin << " went from " << before << " to " << now << "; ";
+      const uint64_t d = wrap(uint64_t(now) - before, sw);
+      if (d > 1) err << pin << " went from " << before << " to " << now << "; ";
+      cov_.steps[i++] += d;
     };
     step("stat_alloc_o", out.stat_alloc, prev_.stat_alloc);
     step("stat_hits_o", out.stat_hits, prev_.stat_hits);
@@ -240,6 +287,7 @@ std::optional<std::string> ReductionTableScoreboard::observe(const ReductionTabl
     if (out.stat_evict_lru != prev_.stat_evict_lru) lru_seen_ = true;
   }
   if (out.stat_hwm > p_.entries) err << "stat_hwm_o = " << out.stat_hwm << " above ENTRIES; ";
+  if (out.stat_hwm == p_.entries) ++cov_.hwm_full;
   // A table full enough to evict its least recently used entry was full.
   if (lru_seen_ && out.stat_hwm != p_.entries)
     err << "an LRU eviction with stat_hwm_o = " << out.stat_hwm << " (the table was not full); ";
@@ -279,6 +327,8 @@ std::optional<std::string> ReductionTableScoreboard::observe(const ReductionTabl
     } else {
       wait_[s] = 0;
     }
+    // A data flit held: its word is still in the adders (or the output full).
+    if (in_[s].mid_packet() && valid[s] && !ready[s]) ++cov_.data_held;
     if (auto pk = in_[s].observe(name[s], valid[s], ready[s], *flit[s], err)) taken(s, *pk, err);
   }
   if (out.out_valid && !in.out_ready) ++cov_.out_backpressure;
@@ -312,10 +362,17 @@ std::optional<std::string> ReductionTableScoreboard::check_at_rest() {
   eq("malformed packets", mal, t_.malformed);
   eq("completions (RESULTs and complete PULL_RSPs out)", compl_, t_.results + t_.pull_complete);
   eq("bypasses (PULL_RSPs passed on)", byp, t_.bypassed);
-  eq("headers: hits + allocations + complete alone + bypasses + PULLs passed + malformed + refused",
-     wrap(hits + alloc + t_.alone + byp + pass + mal + ref, sw), t_.headers);
-  eq("entries: allocations + complete alone = completions + evictions", wrap(alloc + t_.alone, sw),
-     compl_ + lru + tmo);
+  // Every header taken is one of: a hit, an allocation, complete alone (a
+  // PUSH with the whole count and no entry), a bypass, a PULL passed,
+  // malformed, refused. Every allocation ends complete or evicted. Both
+  // give the PUSHes complete alone; those are the PUSHes carrying their
+  // whole count but the ones refused (an entry was there: overcount).
+  const uint64_t alone = wrap(t_.headers - (hits + alloc + byp + pass + mal + ref), sw);
+  eq("complete alone (headers less hits, allocations, bypasses, PULLs passed, malformed and "
+     "refused) = completions + evictions - allocations", alone, compl_ + lru + tmo - alloc);
+  if (sw >= 16 && (alone > t_.alone || alone + ref < t_.alone))
+    err << alone << " PUSHes complete alone, " << t_.alone << " carried their whole count and "
+        << ref << " were refused; ";
   // Every reduction taken has left, but where a probe's packet was refused.
   uint64_t unbalanced = 0;
   for (const auto& [k, g] : groups_) {
@@ -336,7 +393,7 @@ std::optional<std::string> ReductionTableScoreboard::check_at_rest() {
           << "not all out) and " << t_.probes << " (probes sent); ";
     if (pass > t_.pulls) err << "PULLs passed " << pass << " > PULLs taken " << t_.pulls << "; ";
   }
-  cov_.completes_alone += t_.alone;
+  cov_.completes_alone += alone;
   groups_.clear();
   probes_.clear();
   t_ = Tally{};

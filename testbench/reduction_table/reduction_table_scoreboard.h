@@ -66,8 +66,9 @@ class ReductionTableScoreboard {
   // The traffic's probes (pairs whose second packet may be refused) use a
   // key of their own, named here by a header with op (PUSH or PULL), rgn,
   // addr and, for a pull, the requester (dst) and counter id: only their
-  // reductions may stay short at rest, and the refusals are bounded by them.
-  void allow_refusals(const pkt::Header& key);
+  // reductions may stay short at rest, and the refusals are bounded by
+  // them (n: how many of its packets may be refused).
+  void allow_refusals(const pkt::Header& key, unsigned n = 1);
 
   const RtShadow& regs() const { return regs_; }
 
@@ -76,7 +77,10 @@ class ReductionTableScoreboard {
     uint64_t balanced = 0, lanes_checked = 0, malformed[12] = {}, headers = 0;
     uint64_t refused_groups = 0, rests = 0, resets = 0, out_backpressure = 0;
     uint64_t mid_packet_gaps = 0, completes_alone = 0, zero_results = 0, subnormal_results = 0;
-    uint64_t max_ingroups = 0;
+    uint64_t max_ingroups = 0, data_held = 0, hwm_full = 0;
+    // Counter steps seen over the run (across resets): alloc, hits,
+    // completions, lru, timeout, bypasses, pull_passed, malformed, refused.
+    uint64_t steps[9] = {};
   };
   const Coverage& coverage() const { return cov_; }
   // The counters as the block showed them in the last cycle.

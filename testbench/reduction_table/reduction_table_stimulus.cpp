@@ -353,23 +353,25 @@ void ReductionTableStimulus::new_phase(bool first) {
   draining_ = flushed_ = false;
   quiet_ = 0;
   phase_left_ = pick(opt_.phase_min, opt_.phase_max);
-  // The phase's timeout: off, tiny, small, medium, the largest, or beyond
-  // TIMEOUT_W (refused: off, STATUS.CFG_ERROR).
+  // The phase's timeout, its kind in turn (so that a run meets each):
+  // small, off, tiny, medium, the largest, beyond TIMEOUT_W (refused: off,
+  // STATUS.CFG_ERROR), each value random within its kind.
   const uint64_t tmax = low_mask(p_.timeout_w);
-  const double r = u();
   uint32_t t;
-  if (r < 0.15) t = 0;
-  else if (r < 0.3) t = uint32_t(pick(1, 4));
-  else if (r < 0.6) t = uint32_t(std::min<uint64_t>(tmax, pick(5, 60)));
-  else if (r < 0.85) t = uint32_t(std::min<uint64_t>(tmax, pick(61, 3000)));
-  else if (r < 0.93 || p_.timeout_w == 32) t = uint32_t(u() < 0.5 || tmax <= 3000 ? tmax : pick(3000, tmax));
-  else t = uint32_t(tmax + 1 + pick(0, 1000));
+  switch (cov_.phases % 6) {
+    case 0: t = uint32_t(std::min<uint64_t>(tmax, pick(5, 60))); break;
+    case 1: t = 0; break;
+    case 2: t = uint32_t(std::min<uint64_t>(tmax, pick(1, 4))); break;
+    case 3: t = uint32_t(std::min<uint64_t>(tmax, pick(61, 3000))); break;
+    case 4: t = uint32_t(u() < 0.5 || tmax <= 3000 ? tmax : pick(3000, tmax)); break;
+    default: t = p_.timeout_w == 32 ? uint32_t(pick(5, 60)) : uint32_t(tmax + 1 + pick(0, 1000)); break;
+  }
   const bool bad = p_.timeout_w < 32 && t > tmax;
   cov_.cfg_errors += bad;
   cov_.timeouts_off += t == 0;
   cov_.timeouts_small += t > 0 && t <= 4;
   pull_phase_ = t != 0 && !bad;
-  const bool pp = u() < 0.3;
+  const bool pp = cov_.phases % 4 == 3;
   cov_.pull_pass += pp;
   if (first) reset_left_ = 2;
   program_timeout(t);
