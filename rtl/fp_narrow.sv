@@ -43,7 +43,7 @@ module fp_narrow #(
     frac    = a_i[22:0];
     sig     = {exp != '0, frac};
     exp_eff = (exp != '0) ? {1'b0, exp} : 9'd1;
-    ef      = 11'(signed'({2'b00, exp_eff})) - 11'sd127 + 11'(BIAS);
+    ef      = $signed({2'b00, exp_eff}) - 11'sd127 + 11'(BIAS);
     // 23 - MAN_W bits dropped for a normal result; below the normal range
     // (ef < 1) 1 - ef more, the ulp being that of the subnormals. Past 25
     // the value is below half the smallest subnormal: zero.

@@ -43,11 +43,11 @@ module fp_widen #(
     logic [22:0]     f_sub;
     always_comb begin
       k = '0;
-      for (int i = 0; i < int'(MAN_W); i++)
+      for (int i = 0; i < MAN_W; i++)
         if (frac[i]) k = LZ_W'(i);
-      e_sub  = 8'(32'(k) + 32'(128 - BIAS - int'(MAN_W)));
+      e_sub  = 8'(32'(k) + 32'(128 - BIAS) - 32'(MAN_W));
       e_norm = 8'(32'(exp) + 32'(127 - BIAS));
-      f_sub  = 23'({frac, (23 - MAN_W)'(0)} << (MAN_W - 32'(k)));
+      f_sub  = 23'({frac, (23 - MAN_W)'(0)} << (32'(MAN_W) - 32'(k)));
       if (&exp)            y_o = {sign, 8'hFF, frac, (23 - MAN_W)'(0)};
       else if (exp != '0)  y_o = {sign, e_norm, frac, (23 - MAN_W)'(0)};
       else if (frac != '0) y_o = {sign, e_sub, f_sub};

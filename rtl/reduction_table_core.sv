@@ -22,9 +22,7 @@
 // back, or into the output FIFO when the packet completes its entry. An
 // eviction reads its entry's words the same way, one a cycle. The output
 // FIFO sends a packet once its header and first data flit are in.
-module reduction_table_core
-  import t3_pkt_pkg::*;
-#(
+module reduction_table_core #(
   parameter int unsigned FLIT_W    = 128,  // 128, 256 or 512
   parameter int unsigned ENTRIES   = 16,   // 2..64
   parameter int unsigned MAX_LEN   = 4,    // 1..16
@@ -96,10 +94,36 @@ module reduction_table_core
     $error("STAT_W = %0d is out of range; allowed: 1..32", STAT_W);
   end
 
+  // The packet format (rtl/t3_pkt_pkg.sv), by name here (yosys 0.23 takes no
+  // package import).
+  localparam int unsigned HDR_W      = t3_pkt_pkg::HDR_W;
+  localparam int unsigned OP_LSB     = t3_pkt_pkg::OP_LSB,     OP_W     = t3_pkt_pkg::OP_W;
+  localparam int unsigned DTYPE_LSB  = t3_pkt_pkg::DTYPE_LSB,  DTYPE_W  = t3_pkt_pkg::DTYPE_W;
+  localparam int unsigned LEN_LSB    = t3_pkt_pkg::LEN_LSB,    LEN_W    = t3_pkt_pkg::LEN_W;
+  localparam int unsigned SRC_LSB    = t3_pkt_pkg::SRC_LSB,    SRC_W    = t3_pkt_pkg::SRC_W;
+  localparam int unsigned DST_LSB    = t3_pkt_pkg::DST_LSB,    DST_W    = t3_pkt_pkg::DST_W;
+  localparam int unsigned COUNT_LSB  = t3_pkt_pkg::COUNT_LSB,  COUNT_W  = t3_pkt_pkg::COUNT_W;
+  localparam int unsigned CTR_LSB    = t3_pkt_pkg::CTR_LSB,    CTR_W    = t3_pkt_pkg::CTR_W;
+  localparam int unsigned ADDR_LSB   = t3_pkt_pkg::ADDR_LSB,   ADDR_W   = t3_pkt_pkg::ADDR_W;
+  localparam int unsigned RGN_LSB    = t3_pkt_pkg::RGN_LSB,    RGN_W    = t3_pkt_pkg::RGN_W;
+  localparam int unsigned EXPECT_LSB = t3_pkt_pkg::EXPECT_LSB, EXPECT_W = t3_pkt_pkg::EXPECT_W;
+  localparam int unsigned HOME_LSB   = t3_pkt_pkg::HOME_LSB,   HOME_W   = t3_pkt_pkg::HOME_W;
+  localparam int unsigned HIT_LSB    = t3_pkt_pkg::HIT_LSB;
+  localparam logic [3:0] OP_PUSH     = t3_pkt_pkg::OP_PUSH;
+  localparam logic [3:0] OP_PULL     = t3_pkt_pkg::OP_PULL;
+  localparam logic [3:0] OP_PULL_RSP = t3_pkt_pkg::OP_PULL_RSP;
+  localparam logic [3:0] OP_RESULT   = t3_pkt_pkg::OP_RESULT;
+  localparam logic [3:0] OP_PARTIAL  = t3_pkt_pkg::OP_PARTIAL;
+  localparam logic [1:0] DT_FP16     = t3_pkt_pkg::DT_FP16;
+  localparam logic [1:0] DT_BF16     = t3_pkt_pkg::DT_BF16;
+  localparam logic [1:0] DT_FP32     = t3_pkt_pkg::DT_FP32;
+  localparam logic [2:0] MAL_NONE    = t3_pkt_pkg::MAL_NONE;
+
   // ------------------------------------------------------------- sizes
   localparam int unsigned DW       = FLIT_W * (1 + ACC32);     // a word of the table
   localparam int unsigned FLIT_LSB = $clog2(FLIT_W / 8);       // address bits within a flit
   localparam int unsigned ATAG_W   = ADDR_W - FLIT_LSB;        // the address's tag
+  localparam int unsigned KEY_W    = 1 + RGN_W + ATAG_W + SRC_W + CTR_W;  // an entry's key
   localparam int unsigned ENT_W    = $clog2(ENTRIES);          // ENTRIES >= 2
   localparam int unsigned WORDS    = ENTRIES * MAX_LEN;
   localparam int unsigned WA_W     = $clog2(WORDS);            // WORDS >= 2
@@ -139,7 +163,7 @@ module reduction_table_core
     logic [3:0] op;
     logic [7:0] cnt, expct;
     logic       push, pull, prsp;
-    fmt   = pkt_check(h, LEN_W'(MAX_LEN), FLIT_LSB);
+    fmt   = t3_pkt_pkg::pkt_check(h, LEN_W'(MAX_LEN), FLIT_LSB);
     op    = h[OP_LSB +: OP_W];
     cnt   = h[COUNT_LSB +: COUNT_W];
     expct = h[EXPECT_LSB +: EXPECT_W];
@@ -182,19 +206,21 @@ module reduction_table_core
   logic [HDR_W-1:0]  hdr_q [2];
   logic [3:0]        hcode_q [2];
   logic              turn_q;   // the stream whose header is decided next
-  // The table: tags and meta (flops, read through the match in one cycle:
+  // Each header register's match with every entry's tag, kept as the tags
+  // change (the compare is made when the header is taken).
+  logic [ENTRIES-1:0] match_q [2];
+  // The table: tags and meta (flops, read in parallel by the decision:
   // docs/blocks/reduction_table.md, "Storage"), idle counters, LRU order.
-  logic [ENTRIES-1:0] v_q, pull_q;
-  logic [7:0]        rgn_q [ENTRIES];
-  logic [ATAG_W-1:0] atag_q [ENTRIES];
-  logic [7:0]        who_q [ENTRIES];
-  logic [7:0]        ctr_q [ENTRIES];
+  logic [ENTRIES-1:0] v_q;
+  logic [KEY_W-1:0]  tag_q [ENTRIES];  // {pull, rgn, address tag, requester, counter id}
   logic [7:0]        cnt_q [ENTRIES];
+  logic [7:0]        need_q [ENTRIES];  // contributions still expected: expect - count
   logic [7:0]        exp_q [ENTRIES];
   logic [7:0]        home_q [ENTRIES];
   logic [1:0]        dt_q [ENTRIES];
   logic [ELEN_W-1:0] len_q [ENTRIES];
   logic [TIMEOUT_W-1:0] age_q [ENTRIES];
+  logic [ENTRIES-1:0] expired_q;  // idle TIMEOUT cycles (TIMEOUT of the cycle before)
   logic [ENT_W-1:0]  lru_q [ENTRIES];  // position -> entry, 0 least recently used
   logic [OCC_W-1:0]  occ_q;
   // The data phase: the flits (words) of one packet (eviction) a cycle.
@@ -205,6 +231,15 @@ module reduction_table_core
   logic [WA_W-1:0]   dp_addr_q;
   logic [OD_W-1:0]   dp_slot_q;
   logic [1:0]        dp_dt_q;
+  // The next data phase, decided while this one runs (the decision needs a
+  // free slot here, not this cycle's issue).
+  logic              dpn_q;
+  logic [1:0]        dpn_src_q;
+  mode_e             dpn_mode_q;
+  logic [7:0]        dpn_left_q;
+  logic [WA_W-1:0]   dpn_addr_q;
+  logic [OD_W-1:0]   dpn_slot_q;
+  logic [1:0]        dpn_dt_q;
   // The pipeline: s1..s5 from the issue to the write-back.
   logic [5:1]        s_v_q, s_sum_q, s_narrow_q;
   logic [1:0]        s_dest_q [1:5];
@@ -228,6 +263,13 @@ module reduction_table_core
   logic [OD-1:0]     wr_q;
   logic              pend_q, pend_hdr_q;
   logic [ELEN_W-1:0] rem_q;
+  // The output header of the last decision, written into its FIFO a cycle
+  // later: from the decided header (a RESULT of it, or itself passed on) or
+  // from the entry (its fields as they were: a freed entry is written again
+  // at the earliest at the end of this cycle).
+  logic              ohp_v_q, ohp_hdr_src_q, ohp_result_q, ohp_full_q;
+  logic [HDR_W-1:0]  ohp_hdr_q;
+  logic [ENTRIES-1:0] ohp_de_q;
   // Status.
   logic [3:0]        err_code_q, err_op_q;
   logic              err_stream_q, evt_mal_q, evt_ref_q;
@@ -236,8 +278,8 @@ module reduction_table_core
   logic [OCC_W-1:0]  hwm_q;
 
   // ================================================================ streams
-  logic        tmo_en, hazard, reads_mem, issue, dec_ok;
-  logic [1:0]  in_dp, ready, take;
+  logic        tmo_en, hazard, reads_mem, issue, dec_ok, dp_free;
+  logic [1:0]  in_dp, in_dpn, ready, take;
   logic [1:0]  valid;
   logic [FLIT_W-1:0] flit_in [2];
 
@@ -259,118 +301,154 @@ module reduction_table_core
       if (s_v_q[k] && s_dest_q[k] == D_MEM && s_addr_q[k] == dp_addr_q) hazard = 1'b1;
     hazard = hazard && dp_q && reads_mem;
     for (int s = 0; s < 2; s++) begin
-      in_dp[s] = dp_q && dp_src_q == 2'(s);
-      ready[s] = rst_ni && (in_dp[s] ? !hazard : (cfg_enable_i && !hv_q[s]));
+      in_dp[s]  = dp_q && dp_src_q == 2'(s);
+      in_dpn[s] = dpn_q && dpn_src_q == 2'(s);
+      // A stream in the data phase gives its data flits; one whose packet
+      // waits in the next data phase nothing; else a header.
+      ready[s] = rst_ni && (in_dp[s] ? !hazard : !in_dpn[s] && cfg_enable_i && !hv_q[s]);
       take[s]  = valid[s] && ready[s] && !in_dp[s];
     end
-    issue  = dp_q && (dp_src_q[1] ? !hazard : (valid[dp_src_q[0]] && ready[dp_src_q[0]]));
-    dec_ok = rst_ni && (!dp_q || (issue && dp_left_q == 8'd1));
+    issue   = dp_q && (dp_src_q[1] ? !hazard : (valid[dp_src_q[0]] && ready[dp_src_q[0]]));
+    dp_free = !dp_q || (issue && dp_left_q == 8'd1);  // the data phase is free after this edge
+    dec_ok  = rst_ni && !dpn_q;
   end
   assign req_in_ready_o = ready[0];
   assign rsp_in_ready_o = ready[1];
 
   // ================================================================ decision
-  logic              hs;
-  logic [HDR_W-1:0]  h;
-  logic [3:0]        h_op;
-  logic [1:0]        h_dt;
-  logic [7:0]        h_len, h_src, h_dst, h_cnt, h_ctr, h_rgn, h_exp, h_home;
-  logic [ADDR_W-1:0] h_addr;
-  logic              h_push, h_pull;
-  logic [ATAG_W-1:0] k_atag;
-  logic [7:0]        k_who, k_ctr;
-  logic [ENTRIES-1:0] match, expired;
-  logic              hit, to_any;
-  logic [ENT_W-1:0]  hit_idx, to_idx, head, de;
-  logic [8:0]        sum_cnt;
+  // The key of a header: kind (0 push, 1 pull), region, flit address, and for
+  // a pull the requester (a PULL's src, its responses' dst) and counter id.
+  /* verilator lint_off UNUSEDSIGNAL */  // the header's other fields
+  function automatic logic [KEY_W-1:0] key_of(input logic [HDR_W-1:0] hd);
+    logic push, pull;
+    push = hd[OP_LSB +: OP_W] == OP_PUSH;
+    pull = hd[OP_LSB +: OP_W] == OP_PULL;
+    key_of = {!push, hd[RGN_LSB +: RGN_W], hd[ADDR_LSB + FLIT_LSB +: ATAG_W],
+              push ? 8'd0 : pull ? hd[SRC_LSB +: SRC_W] : hd[DST_LSB +: DST_W],
+              push ? 8'd0 : hd[CTR_LSB +: CTR_W]};
+  endfunction
+  /* verilator lint_on UNUSEDSIGNAL */
+
+  // What both header registers would do, decided in parallel (each against
+  // every entry at once through its match vector), the turn picking one at
+  // the end: no header multiplexer and no CAM in front of the table's
+  // writes (docs/blocks/reduction_table.md, "Cost").
+  logic [ENTRIES-1:0] zero_v, fits_v, head_oh, to_oh, de_oh;
   logic [OD_W:0]     room_data;
-  logic              room_h, room_hd, room_to;
+  logic              room_slot, hd_v, hd_zero, hd_fits, to_any, to_zero, to_fits;
+  act_e              act_h [2];
+  logic [3:0]        ref_h [2];
+  logic [1:0]        hit_h;
   act_e              act;
   logic [3:0]        refusal;
-  logic              hdr_act, hdr_done;
+  logic              hs, hdr_act, hdr_done;
 
   always_comb begin
-    hs     = turn_q;
-    h      = hdr_q[hs];
-    h_op   = h[OP_LSB +: OP_W];
-    h_dt   = h[DTYPE_LSB +: DTYPE_W];
-    h_len  = h[LEN_LSB +: LEN_W];
-    h_src  = h[SRC_LSB +: SRC_W];
-    h_dst  = h[DST_LSB +: DST_W];
-    h_cnt  = h[COUNT_LSB +: COUNT_W];
-    h_ctr  = h[CTR_LSB +: CTR_W];
-    h_addr = h[ADDR_LSB +: ADDR_W];
-    h_rgn  = h[RGN_LSB +: RGN_W];
-    h_exp  = h[EXPECT_LSB +: EXPECT_W];
-    h_home = h[HOME_LSB +: HOME_W];
-    h_push = h_op == OP_PUSH;
-    h_pull = h_op == OP_PULL;
-    // The key: kind, region, flit address, and for a pull the requester (a
-    // PULL's src, its responses' dst) and counter id.
-    k_atag = h_addr[ADDR_W-1:FLIT_LSB];
-    k_who  = h_push ? 8'd0 : h_pull ? h_src : h_dst;
-    k_ctr  = h_push ? 8'd0 : h_ctr;
-    hit_idx = '0;
-    to_idx  = '0;
-    for (int e = 0; e < int'(ENTRIES); e++) begin
-      match[e] = v_q[e] && pull_q[e] == !h_push && rgn_q[e] == h_rgn && atag_q[e] == k_atag &&
-                 who_q[e] == k_who && ctr_q[e] == k_ctr;
-      if (match[e]) hit_idx = hit_idx | ENT_W'(e);
-      expired[e] = v_q[e] && 32'(age_q[e]) >= cfg_timeout_i;
-    end
-    hit = |match;
-    // The lowest entry timed out.
-    for (int e = int'(ENTRIES) - 1; e >= 0; e--)
-      if (expired[e]) to_idx = ENT_W'(e);
-    to_any = tmo_en && |expired;
-    head   = lru_q[0];
-    sum_cnt = 9'(cnt_q[hit_idx]) + 9'(h_cnt);
     room_data = (OD_W + 1)'(OD) - dres_q;
-    room_h  = hfill_q < 3'(HD) && room_data >= (OD_W + 1)'(h_len);
-    room_hd = hfill_q < 3'(HD) && room_data >= (OD_W + 1)'(len_q[head]);
-    room_to = hfill_q < 3'(HD) && room_data >= (OD_W + 1)'(len_q[to_idx]);
+    room_slot = hfill_q < 3'(HD);
+    for (int e = 0; e < ENTRIES; e++) begin
+      zero_v[e]  = cnt_q[e] == '0;
+      fits_v[e]  = room_slot && room_data >= (OD_W + 1)'(len_q[e]);
+      head_oh[e] = lru_q[0] == ENT_W'(e);
+    end
+    hd_v    = |(head_oh & v_q);
+    hd_zero = |(head_oh & zero_v);
+    hd_fits = |(head_oh & fits_v);
+    // The lowest entry timed out.
+    to_oh = expired_q & ~(expired_q - 1'b1);
+    to_any  = |expired_q;
+    to_zero = |(to_oh & zero_v);
+    to_fits = |(to_oh & fits_v);
 
-    act     = A_NONE;
-    de      = head;
-    refusal = E_MISMATCH;
-    if (dec_ok) begin
-      if (to_any && (cnt_q[to_idx] == '0 || room_to)) begin
-        act = (cnt_q[to_idx] == '0) ? A_FREE_TMO : A_EVICT_TMO;
-        de  = to_idx;
-      end else if (hv_q[hs]) begin
-        if (hcode_q[hs] != '0) begin
-          act = A_DROP;
-        end else if (hit) begin
-          de = hit_idx;
-          if (h_pull) begin
-            act     = A_REFUSE;
-            refusal = E_DUPLICATE;
-          end else if (len_q[hit_idx] != ELEN_W'(h_len) || dt_q[hit_idx] != h_dt ||
-                       (h_push && (exp_q[hit_idx] != h_exp || home_q[hit_idx] != h_home))) begin
-            act     = A_REFUSE;
-            refusal = E_MISMATCH;
-          end else if (sum_cnt > 9'(exp_q[hit_idx])) begin
-            act     = A_REFUSE;
-            refusal = E_OVERCOUNT;
-          end else if (sum_cnt == 9'(exp_q[hit_idx])) begin
-            act = !room_h ? A_WAIT : (cnt_q[hit_idx] == '0) ? A_PASS_FILL : A_ADDO;
-          end else begin
-            act = (cnt_q[hit_idx] == '0) ? A_STORE_FILL : A_ADD;
-          end
-        end else if (h_push) begin
-          if (h_cnt == h_exp)         act = room_h ? A_PASS_ALONE : A_WAIT;
-          else if (!v_q[head])        act = A_STORE_NEW;
-          else if (cnt_q[head] == '0) act = A_FREE_LRU;
-          else                        act = room_hd ? A_EVICT_LRU : A_WAIT;
-        end else if (h_pull) begin
-          act = !v_q[head] ? A_ALLOC_PULL : cfg_pull_pass_i ? A_PULL_PASSED : A_WAIT;
+    for (int s = 0; s < 2; s++) begin : g_hdr
+      logic [3:0] op;
+      logic [1:0] dt;
+      logic [7:0] len, cnt, expct, home;
+      logic       push, pull, room, mm, over, compl_, zero;
+      logic [ENTRIES-1:0] mm_v, over_v, compl_v;
+      op    = hdr_q[s][OP_LSB +: OP_W];
+      dt    = hdr_q[s][DTYPE_LSB +: DTYPE_W];
+      len   = hdr_q[s][LEN_LSB +: LEN_W];
+      cnt   = hdr_q[s][COUNT_LSB +: COUNT_W];
+      expct = hdr_q[s][EXPECT_LSB +: EXPECT_W];
+      home  = hdr_q[s][HOME_LSB +: HOME_W];
+      push  = op == OP_PUSH;
+      pull  = op == OP_PULL;
+      room  = room_slot && 9'(room_data) >= 9'(len);
+      for (int e = 0; e < ENTRIES; e++) begin
+        mm_v[e]    = len_q[e] != ELEN_W'(len) || dt_q[e] != dt ||
+                     (push && (exp_q[e] != expct || home_q[e] != home));
+        over_v[e]  = cnt > need_q[e];   // count + cnt past expect
+        compl_v[e] = cnt == need_q[e];  // count + cnt reaches expect
+      end
+      hit_h[s] = |match_q[s];
+      mm       = |(match_q[s] & mm_v);
+      over     = |(match_q[s] & over_v);
+      compl_   = |(match_q[s] & compl_v);
+      zero     = |(match_q[s] & zero_v);
+      ref_h[s] = E_MISMATCH;
+      if (hcode_q[s] != '0) begin
+        act_h[s] = A_DROP;
+      end else if (hit_h[s]) begin
+        if (pull) begin
+          act_h[s] = A_REFUSE;
+          ref_h[s] = E_DUPLICATE;
+        end else if (mm) begin
+          act_h[s] = A_REFUSE;
+        end else if (over) begin
+          act_h[s] = A_REFUSE;
+          ref_h[s] = E_OVERCOUNT;
+        end else if (compl_) begin
+          act_h[s] = !room ? A_WAIT : zero ? A_PASS_FILL : A_ADDO;
         end else begin
-          act = room_h ? A_BYPASS : A_WAIT;
+          act_h[s] = zero ? A_STORE_FILL : A_ADD;
         end
+      end else if (push) begin
+        if (cnt == expct)  act_h[s] = room ? A_PASS_ALONE : A_WAIT;
+        else if (!hd_v)    act_h[s] = A_STORE_NEW;
+        else if (hd_zero)  act_h[s] = A_FREE_LRU;
+        else               act_h[s] = hd_fits ? A_EVICT_LRU : A_WAIT;
+      end else if (pull) begin
+        act_h[s] = !hd_v ? A_ALLOC_PULL : cfg_pull_pass_i ? A_PULL_PASSED : A_WAIT;
+      end else begin
+        act_h[s] = room ? A_BYPASS : A_WAIT;
+      end
+    end
+
+    // A timeout eviction first, else the header whose turn it is.
+    hs      = turn_q;
+    act     = A_NONE;
+    refusal = ref_h[hs];
+    de_oh   = head_oh;
+    if (dec_ok) begin
+      if (to_any && (to_zero || to_fits)) begin
+        act   = to_zero ? A_FREE_TMO : A_EVICT_TMO;
+        de_oh = to_oh;
+      end else if (hv_q[hs]) begin
+        act   = act_h[hs];
+        de_oh = hit_h[hs] ? match_q[hs] : head_oh;
       end
     end
     hdr_act  = act != A_NONE && act != A_EVICT_TMO && act != A_FREE_TMO;
     hdr_done = hdr_act && act != A_WAIT && act != A_EVICT_LRU && act != A_FREE_LRU;
+  end
+
+  // The header decided (its fields written into an entry it allocates).
+  logic [HDR_W-1:0]  h;
+  logic [3:0]        h_op;
+  logic [1:0]        h_dt;
+  logic [7:0]        h_len, h_cnt, h_exp, h_home;
+  logic              h_push, h_pull;
+  always_comb begin
+    h      = hdr_q[hs];
+    h_op   = h[OP_LSB +: OP_W];
+    h_dt   = h[DTYPE_LSB +: DTYPE_W];
+    h_len  = h[LEN_LSB +: LEN_W];
+    h_cnt  = h[COUNT_LSB +: COUNT_W];
+    h_exp  = h[EXPECT_LSB +: EXPECT_W];
+    h_home = h[HOME_LSB +: HOME_W];
+    h_push = h_op == OP_PUSH;
+    h_pull = h_op == OP_PULL;
   end
 
   // What the decision does: the entry, the data phase, the output header.
@@ -378,23 +456,32 @@ module reduction_table_core
   mode_e             start_mode;
   logic [7:0]        start_left;
   logic [1:0]        start_dt;
-  logic              hfifo_we, reserve;
-  logic [HDR_W-1:0]  out_hdr;
-  logic [ATAG_W-1:0] de_atag;
-  logic [ADDR_W-1:0] de_addr;
+  logic              reserve;
+  logic [WA_W-1:0]   start_addr;
+  logic [ELEN_W-1:0] de_len;
+  logic [1:0]        de_dt;
 
   always_comb begin
     alloc = act == A_STORE_NEW || act == A_ALLOC_PULL;
     touch = alloc || act == A_ADD || act == A_STORE_FILL;
     free_e = act == A_ADDO || act == A_PASS_FILL || act == A_EVICT_LRU || act == A_FREE_LRU ||
              act == A_EVICT_TMO || act == A_FREE_TMO;
+    de_len     = '0;
+    de_dt      = '0;
+    start_addr = '0;
+    for (int e = 0; e < ENTRIES; e++)
+      if (de_oh[e]) begin
+        de_len     = de_len | len_q[e];
+        de_dt      = de_dt | dt_q[e];
+        start_addr = start_addr | WA_W'(e * MAX_LEN);
+      end
     start      = 1'b0;
     start_mode = M_DROP;
     start_left = h_len;
     start_dt   = h_dt;
     case (act)
       A_DROP, A_REFUSE: begin
-        start_left = data_flits(h);
+        start_left = t3_pkt_pkg::data_flits(h);
         start      = start_left != '0;
       end
       A_ADD:                     begin start = 1'b1; start_mode = M_ADD;   end
@@ -404,45 +491,117 @@ module reduction_table_core
       A_EVICT_LRU, A_EVICT_TMO: begin
         start      = 1'b1;
         start_mode = M_EVICT;
-        start_left = 8'(len_q[de]);
-        start_dt   = dt_q[de];
+        start_left = 8'(de_len);
+        start_dt   = de_dt;
       end
       default: ;
     endcase
-    reserve  = start && (start_mode == M_ADDO || start_mode == M_PASS || start_mode == M_EVICT);
-    hfifo_we = reserve;
-    // The output header: a RESULT from the completing PUSH; a pull's
-    // PULL_RSP, a PARTIAL from the entry; a bypassed PULL_RSP as it came.
-    de_atag = atag_q[de];
-    de_addr = {de_atag, FLIT_LSB'(0)};
-    if (act == A_BYPASS)
-      out_hdr = h;
-    else if (act == A_PASS_ALONE || (act == A_ADDO && h_push))
-      out_hdr = pack_hdr(OP_RESULT, h_dt, h_len, h_home, h_exp, 8'd0, h_addr, h_rgn, h_exp, h_home);
+    reserve = start && (start_mode == M_ADDO || start_mode == M_PASS || start_mode == M_EVICT);
+  end
+
+  // The output header of the last decision, built a cycle later: a RESULT
+  // from the completing PUSH, a bypassed PULL_RSP as it came, else from the
+  // entry (a pull's PULL_RSP to its requester, a PARTIAL to the home).
+  logic [HDR_W-1:0]  out_hdr;
+  logic [KEY_W-1:0]  o_tag;
+  logic [7:0]        o_cnt, o_exp, o_home;
+  logic [1:0]        o_dt;
+  logic [ELEN_W-1:0] o_len;
+  logic              o_pull;
+  always_comb begin
+    o_tag  = '0;
+    o_cnt  = '0;
+    o_exp  = '0;
+    o_home = '0;
+    o_dt   = '0;
+    o_len  = '0;
+    for (int e = 0; e < ENTRIES; e++)
+      if (ohp_de_q[e]) begin
+        o_tag  = o_tag | tag_q[e];
+        o_cnt  = o_cnt | cnt_q[e];
+        o_exp  = o_exp | exp_q[e];
+        o_home = o_home | home_q[e];
+        o_dt   = o_dt | dt_q[e];
+        o_len  = o_len | len_q[e];
+      end
+    o_pull = o_tag[KEY_W-1];
+    if (ohp_hdr_src_q && !ohp_result_q)
+      out_hdr = ohp_hdr_q;
+    else if (ohp_hdr_src_q)
+      out_hdr = pack_hdr(OP_RESULT, ohp_hdr_q[DTYPE_LSB +: DTYPE_W], ohp_hdr_q[LEN_LSB +: LEN_W],
+                         ohp_hdr_q[HOME_LSB +: HOME_W], ohp_hdr_q[EXPECT_LSB +: EXPECT_W], 8'd0,
+                         ohp_hdr_q[ADDR_LSB +: ADDR_W], ohp_hdr_q[RGN_LSB +: RGN_W],
+                         ohp_hdr_q[EXPECT_LSB +: EXPECT_W], ohp_hdr_q[HOME_LSB +: HOME_W]);
     else
-      out_hdr = pack_hdr(pull_q[de] ? OP_PULL_RSP : (act == A_ADDO || act == A_PASS_FILL) ? OP_RESULT
-                                                                                          : OP_PARTIAL,
-                         dt_q[de], 8'(len_q[de]), pull_q[de] ? who_q[de] : home_q[de],
-                         (act == A_ADDO || act == A_PASS_FILL) ? exp_q[de] : cnt_q[de],
-                         ctr_q[de], de_addr, rgn_q[de], exp_q[de], home_q[de]);
+      out_hdr = pack_hdr(o_pull ? OP_PULL_RSP : OP_PARTIAL, o_dt, 8'(o_len),
+                         o_pull ? o_tag[CTR_W +: SRC_W] : o_home,
+                         ohp_full_q ? o_exp : o_cnt, o_tag[CTR_W-1:0],
+                         {o_tag[SRC_W + CTR_W +: ATAG_W], FLIT_LSB'(0)},
+                         o_tag[SRC_W + CTR_W + ATAG_W +: RGN_W], o_exp, o_home);
+  end
+
+  // The match vectors as the tags change: an entry allocated matches the
+  // headers with its key; a freed one none; a header taken is compared with
+  // every tag (as it will be after this cycle's decision).
+  logic [KEY_W-1:0]   k_alloc;
+  logic [KEY_W-1:0]   k_in [2];
+  logic [ENTRIES-1:0] match_d [2];
+  always_comb begin
+    k_alloc = key_of(h);
+    for (int s = 0; s < 2; s++) begin
+      logic eq_alloc;
+      k_in[s]  = key_of(flit_in[s][HDR_W-1:0]);
+      eq_alloc = take[s] ? k_in[s] == k_alloc : key_of(hdr_q[s]) == k_alloc;
+      for (int e = 0; e < ENTRIES; e++) begin
+        if (alloc && de_oh[e])       match_d[s][e] = eq_alloc;
+        else if (free_e && de_oh[e]) match_d[s][e] = 1'b0;
+        else if (take[s])            match_d[s][e] = v_q[e] && tag_q[e] == k_in[s];
+        else                         match_d[s][e] = match_q[s][e];
+      end
+    end
+  end
+
+  // The idle counters against TIMEOUT, for the next cycle: an entry stays
+  // valid and untouched, and its count after this edge reaches TIMEOUT.
+  logic [ENTRIES-1:0]   expired_d;
+  logic [TIMEOUT_W-1:0] age_next [ENTRIES];
+  always_comb begin
+    for (int e = 0; e < ENTRIES; e++) begin
+      age_next[e]  = (age_q[e] == '1) ? age_q[e] : age_q[e] + 1'b1;
+      expired_d[e] = tmo_en && v_q[e] && !(de_oh[e] && (touch || free_e)) &&
+                     32'(age_next[e]) >= cfg_timeout_i;
+    end
   end
 
   // ================================================================ LRU order
-  logic [ENTRIES-1:0] at;
+  // The position of the entry decided (one-hot), and which positions lie at
+  // or below it, at or above it: prefix ORs as log-depth trees (a loop of
+  // ORs became a ripple of ENTRIES gates on the decision's path).
+  logic [ENTRIES-1:0] at, below, above;
   logic [ENT_W-1:0]   lru_d [ENTRIES];
+  logic [ENT_W-1:0]   moved;
   always_comb begin
-    for (int p = 0; p < int'(ENTRIES); p++) at[p] = lru_q[p] == de;
-    for (int p = 0; p < int'(ENTRIES); p++) lru_d[p] = lru_q[p];
+    for (int p = 0; p < ENTRIES; p++) at[p] = de_oh[lru_q[p]];
+    below = at;  // bit p: the entry is at position p or below
+    above = at;  // bit p: at position p or above
+    for (int d = 1; d < ENTRIES; d = d * 2) begin
+      below = below | (below << d);
+      above = above | (above >> d);
+    end
+    moved = '0;
+    for (int p = 0; p < ENTRIES; p++)
+      if (at[p]) moved = moved | lru_q[p];
+    for (int p = 0; p < ENTRIES; p++) lru_d[p] = lru_q[p];
     if (touch) begin
-      // de to the most recently used end: the positions from de's up shift down.
-      for (int p = 0; p < int'(ENTRIES) - 1; p++)
-        if (|(at & ENTRIES'((64'd2 << p) - 64'd1))) lru_d[p] = lru_q[p+1];
-      lru_d[ENTRIES-1] = de;
+      // To the most recently used end: the positions from its up shift down.
+      for (int p = 0; p < ENTRIES - 1; p++)
+        if (below[p]) lru_d[p] = lru_q[p+1];
+      lru_d[ENTRIES-1] = moved;
     end else if (free_e) begin
-      // de to the least recently used end (allocated first).
-      for (int p = 1; p < int'(ENTRIES); p++)
-        if (|(at & ~ENTRIES'((64'd1 << p) - 64'd1))) lru_d[p] = lru_q[p-1];
-      lru_d[0] = de;
+      // To the least recently used end (allocated first).
+      for (int p = 1; p < ENTRIES; p++)
+        if (above[p]) lru_d[p] = lru_q[p-1];
+      lru_d[0] = moved;
     end
   end
 
@@ -465,7 +624,7 @@ module reduction_table_core
 
   // s1's word: the read, or a write it would have missed, forwarded.
   always_comb begin
-    for (int b = 0; b < int'(DW); b++)
+    for (int b = 0; b < DW; b++)
       cur[b] = (fs_rd_q & mem_rdata[b]) | (fs_last_q & last_q[b]) | (fs_y16_q & y16[b]) |
                (fs_ybf_q & ybf[b]) | (fs_y32_q & y32[b]) | (fs_pass_q & p_q[5][b]);
     add32 = s_v_q[1] && s_sum_q[1] && (ACC32 == 1 || s_dt_q[1] == DT_FP32);
@@ -477,7 +636,7 @@ module reduction_table_core
     logic add16, addbf;
     assign add16 = s_v_q[1] && s_sum_q[1] && s_dt_q[1] == DT_FP16;
     assign addbf = s_v_q[1] && s_sum_q[1] && s_dt_q[1] == DT_BF16;
-    for (genvar i = 0; i < int'(L16); i++) begin : g_lane16
+    for (genvar i = 0; i < L16; i++) begin : g_lane16
       fp_add #(.EXP_W(5), .MAN_W(10)) u_fp16 (
         .clk_i, .valid_i(add16), .a_i(cur[16*i +: 16]), .b_i(s1_flit_q[16*i +: 16]),
         .y_o(y16[16*i +: 16]));
@@ -485,7 +644,7 @@ module reduction_table_core
         .clk_i, .valid_i(addbf), .a_i(cur[16*i +: 16]), .b_i(s1_flit_q[16*i +: 16]),
         .y_o(ybf[16*i +: 16]));
     end
-    for (genvar i = 0; i < int'(L32); i++) begin : g_lane32
+    for (genvar i = 0; i < L32; i++) begin : g_lane32
       fp_add #(.EXP_W(8), .MAN_W(23)) u_fp32 (
         .clk_i, .valid_i(add32), .a_i(cur[32*i +: 32]), .b_i(s1_flit_q[32*i +: 32]),
         .y_o(y32[32*i +: 32]));
@@ -493,7 +652,7 @@ module reduction_table_core
   end else begin : g_acc32
     assign y16 = '0;
     assign ybf = '0;
-    for (genvar i = 0; i < int'(DW / 32); i++) begin : g_lane32
+    for (genvar i = 0; i < DW / 32; i++) begin : g_lane32
       fp_add #(.EXP_W(8), .MAN_W(23)) u_fp32 (
         .clk_i, .valid_i(add32), .a_i(cur[32*i +: 32]), .b_i(s1_flit_q[32*i +: 32]),
         .y_o(y32[32*i +: 32]));
@@ -515,7 +674,7 @@ module reduction_table_core
     logic [DW-1:0]     w16, wbf;
     logic [FLIT_W-1:0] n16, nbf;
     logic [1:0]        in_dt;
-    for (genvar i = 0; i < int'(L16); i++) begin : g_lane
+    for (genvar i = 0; i < L16; i++) begin : g_lane
       fp_widen #(.EXP_W(5), .MAN_W(10)) u_w16 (
         .a_i(flit_in[dp_src_q[0]][16*i +: 16]), .y_o(w16[32*i +: 32]));
       fp_widen #(.EXP_W(8), .MAN_W(7)) u_wbf (
@@ -554,7 +713,7 @@ module reduction_table_core
   end
 
   t3_mem #(.DEPTH(HD), .WIDTH(HDR_W)) u_hfifo (
-    .clk_i, .we_i(rst_ni && hfifo_we), .waddr_i(hwptr_q), .wdata_i(out_hdr),
+    .clk_i, .we_i(rst_ni && ohp_v_q), .waddr_i(hwptr_q), .wdata_i(out_hdr),
     .re_i(rd_hdr), .raddr_i(hrptr_q), .rdata_o(hf_rdata));
   t3_mem #(.DEPTH(OD), .WIDTH(FLIT_W)) u_dfifo (
     .clk_i, .we_i(fifo_we), .waddr_i(s_slot_q[5]), .wdata_i(fifo_wdata),
@@ -579,14 +738,14 @@ module reduction_table_core
         hcode_q[s] <= '0;
       end
       turn_q <= 1'b0;
+      match_q[0] <= '0;
+      match_q[1] <= '0;
       v_q    <= '0;
-      pull_q <= '0;
-      for (int e = 0; e < int'(ENTRIES); e++) begin
-        rgn_q[e]  <= '0;
-        atag_q[e] <= '0;
-        who_q[e]  <= '0;
-        ctr_q[e]  <= '0;
+      expired_q <= '0;
+      for (int e = 0; e < ENTRIES; e++) begin
+        tag_q[e]  <= '0;
         cnt_q[e]  <= '0;
+        need_q[e] <= '0;
         exp_q[e]  <= '0;
         home_q[e] <= '0;
         dt_q[e]   <= '0;
@@ -602,6 +761,13 @@ module reduction_table_core
       dp_addr_q  <= '0;
       dp_slot_q  <= '0;
       dp_dt_q    <= '0;
+      dpn_q      <= 1'b0;
+      dpn_src_q  <= '0;
+      dpn_mode_q <= M_DROP;
+      dpn_left_q <= '0;
+      dpn_addr_q <= '0;
+      dpn_slot_q <= '0;
+      dpn_dt_q   <= '0;
       s_v_q      <= '0;
       s_sum_q    <= '0;
       s_narrow_q <= '0;
@@ -621,6 +787,12 @@ module reduction_table_core
       fs_y32_q   <= 1'b0;
       fs_pass_q  <= 1'b0;
       last_q     <= '0;
+      ohp_v_q       <= 1'b0;
+      ohp_hdr_src_q <= 1'b0;
+      ohp_result_q  <= 1'b0;
+      ohp_full_q    <= 1'b0;
+      ohp_hdr_q     <= '0;
+      ohp_de_q      <= '0;
       hwptr_q    <= '0;
       hrptr_q    <= '0;
       hfill_q    <= '0;
@@ -666,47 +838,65 @@ module reduction_table_core
         turn_q <= (hv_q[1] && !(hdr_done && hs)) || take[1];
       end
 
-      // ---- the entry
-      for (int e = 0; e < int'(ENTRIES); e++) begin
-        if (alloc && de == ENT_W'(e)) begin
+      // ---- the entry, the match vectors, the timeouts
+      match_q[0] <= match_d[0];
+      match_q[1] <= match_d[1];
+      expired_q  <= expired_d;
+      for (int e = 0; e < ENTRIES; e++) begin
+        if (alloc && de_oh[e]) begin
           v_q[e]    <= 1'b1;
-          pull_q[e] <= h_pull;
-          rgn_q[e]  <= h_rgn;
-          atag_q[e] <= k_atag;
-          who_q[e]  <= h_pull ? h_src : 8'd0;
-          ctr_q[e]  <= h_pull ? h_ctr : 8'd0;
+          tag_q[e]  <= k_alloc;
           cnt_q[e]  <= h_pull ? 8'd0 : h_cnt;
+          need_q[e] <= h_exp - h_cnt;  // a pull: what its responses carry
           exp_q[e]  <= h_pull ? h_exp - h_cnt : h_exp;
           home_q[e] <= h_home;
           dt_q[e]   <= h_dt;
           len_q[e]  <= ELEN_W'(h_len);
-        end else if ((act == A_ADD || act == A_STORE_FILL) && de == ENT_W'(e)) begin
-          cnt_q[e] <= sum_cnt[7:0];
-        end else if (free_e && de == ENT_W'(e)) begin
+        end else if ((act == A_ADD || act == A_STORE_FILL) && de_oh[e]) begin
+          cnt_q[e]  <= cnt_q[e] + h_cnt;
+          need_q[e] <= need_q[e] - h_cnt;
+        end else if (free_e && de_oh[e]) begin
           v_q[e] <= 1'b0;
         end
-        if (touch && de == ENT_W'(e)) age_q[e] <= '0;
-        else if (age_q[e] != '1)      age_q[e] <= age_q[e] + 1'b1;
+        age_q[e] <= (touch && de_oh[e]) ? '0 : age_next[e];
         lru_q[e] <= lru_d[e];
       end
       occ_q <= occ_d;
       if (occ_d > hwm_q) hwm_q <= occ_d;
 
-      // ---- the data phase
+      // ---- the data phase: on, or the next one in, or the one decided
       if (issue) begin
         dp_left_q <= dp_left_q - 1'b1;
         dp_addr_q <= dp_addr_q + 1'b1;
         dp_slot_q <= dp_slot_q + 1'b1;
-        if (dp_left_q == 8'd1) dp_q <= 1'b0;
       end
-      if (start) begin
+      if (dp_free && dpn_q) begin
+        dp_q      <= 1'b1;
+        dp_src_q  <= dpn_src_q;
+        dp_mode_q <= dpn_mode_q;
+        dp_left_q <= dpn_left_q;
+        dp_addr_q <= dpn_addr_q;
+        dp_slot_q <= dpn_slot_q;
+        dp_dt_q   <= dpn_dt_q;
+        dpn_q     <= 1'b0;
+      end else if (dp_free && start) begin
         dp_q      <= 1'b1;
         dp_src_q  <= (start_mode == M_EVICT) ? 2'd2 : {1'b0, hs};
         dp_mode_q <= start_mode;
         dp_left_q <= start_left;
-        dp_addr_q <= WA_W'(32'(de) * MAX_LEN);
+        dp_addr_q <= start_addr;
         dp_slot_q <= dwptr_q;
         dp_dt_q   <= start_dt;
+      end else if (dp_free) begin
+        dp_q <= 1'b0;
+      end else if (start) begin
+        dpn_q      <= 1'b1;
+        dpn_src_q  <= (start_mode == M_EVICT) ? 2'd2 : {1'b0, hs};
+        dpn_mode_q <= start_mode;
+        dpn_left_q <= start_left;
+        dpn_addr_q <= start_addr;
+        dpn_slot_q <= dwptr_q;
+        dpn_dt_q   <= start_dt;
       end
 
       // ---- the pipeline
@@ -740,12 +930,19 @@ module reduction_table_core
       if (mem_we) last_q <= wb;
 
       // ---- the output FIFOs and the reader
-      if (hfifo_we) hwptr_q <= hwptr_q + 1'b1;
-      if (rd_hdr)   hrptr_q <= hrptr_q + 1'b1;
-      hfill_q <= hfill_q + 3'(hfifo_we) - 3'(rd_hdr);
+      // The output header: its slot counted at the decision, written a cycle later.
+      ohp_v_q       <= reserve;
+      ohp_hdr_src_q <= act == A_BYPASS || act == A_PASS_ALONE || (act == A_ADDO && h_push);
+      ohp_result_q  <= act != A_BYPASS;
+      ohp_full_q    <= act == A_ADDO || act == A_PASS_FILL;
+      ohp_hdr_q     <= h;
+      ohp_de_q      <= de_oh;
+      if (ohp_v_q) hwptr_q <= hwptr_q + 1'b1;
+      if (rd_hdr)  hrptr_q <= hrptr_q + 1'b1;
+      hfill_q <= hfill_q + 3'(reserve) - 3'(rd_hdr);
       if (reserve) dwptr_q <= dwptr_q + OD_W'(start_left);
       dres_q <= dres_q + (reserve ? (OD_W + 1)'(start_left) : '0) - (OD_W + 1)'(rd_data);
-      for (int i = 0; i < int'(OD); i++) begin
+      for (int i = 0; i < OD; i++) begin
         if (fifo_we && s_slot_q[5] == OD_W'(i)) wr_q[i] <= 1'b1;
         if (rd_data && drptr_q == OD_W'(i))     wr_q[i] <= 1'b0;
       end
@@ -785,7 +982,7 @@ module reduction_table_core
   end
 
   // ================================================================ outputs
-  assign busy_o = occ_q != '0 || dp_q || hfill_q != '0 || dres_q != '0 || pend_q || |hv_q ||
+  assign busy_o = occ_q != '0 || dp_q || dpn_q || hfill_q != '0 || dres_q != '0 || pend_q || |hv_q ||
                   |s_v_q;
   assign occupancy_o          = occ_q;
   assign err_code_o           = err_code_q;

@@ -78,6 +78,7 @@ void ReductionTableCore::reset() {
   for (unsigned i = 0; i < p_.entries; ++i) lru_[i] = uint8_t(i);
   occ_ = 0;
   dp_ = DataPhase{};
+  dpn_ = DataPhase{};
   for (Stage& s : ring_) s.valid = false;
   last_we_ = false;
   hwptr_ = hrptr_ = hdr_fill_ = 0;
@@ -104,7 +105,8 @@ bool ReductionTableCore::hazard() const {
 bool ReductionTableCore::stream_ready(unsigned s, const ReductionTableCoreInputs& in) const {
   if (!in.rst_n) return false;
   if (dp_.active && dp_.src == s) return !hazard();
-  return in.cfg_enable && !hdr_[s].valid;
+  // A stream whose packet waits in the next data phase gives nothing.
+  return !(dpn_.active && dpn_.src == s) && in.cfg_enable && !hdr_[s].valid;
 }
 
 void ReductionTableCore::outputs(const ReductionTableCoreInputs& in, ReductionTableCoreOutputs& o) const {
@@ -136,7 +138,7 @@ void ReductionTableCore::outputs(const ReductionTableCoreInputs& in, ReductionTa
   o.stat_hwm = hwm_;
   o.cfg_error = cfg_error(in.cfg_timeout);
   o.occupancy = occ_;
-  o.busy = occ_ != 0 || dp_.active || hdr_fill_ != 0 || data_res_ != 0 || pend_ || hdr_[0].valid ||
+  o.busy = occ_ != 0 || dp_.active || dpn_.active || hdr_fill_ != 0 || data_res_ != 0 || pend_ || hdr_[0].valid ||
            hdr_[1].valid;
   for (unsigned k = 1; k <= 5; ++k) o.busy = o.busy || st(k).valid;
   o.err_code = err_code_;
@@ -194,13 +196,19 @@ unsigned ReductionTableCore::lowest_expired(uint32_t timeout) const {
 // The rising edge. Everything below is decided on the state before the edge
 // (as the RTL's always_comb blocks see it), then applied.
 void ReductionTableCore::clock(const ReductionTableCoreInputs& in) {
+  const bool cerr = cfg_error(in.cfg_timeout);
+  // The idle counters are compared with TIMEOUT as it was in the cycle
+  // before (the RTL registers each entry's verdict for the next cycle).
+  const uint32_t tmo = tmo_prev_;
+  const bool tmo_en = tmo_en_prev_;
+  tmo_prev_ = in.cfg_timeout;
+  tmo_en_prev_ = !cerr && in.cfg_timeout != 0;
   if (!in.rst_n) {
     reset();
     ++cycle_;
     return;
   }
   const unsigned fw = p_.flit_w, dw = p_.data_w(), odm = p_.out_depth() - 1;
-  const bool cerr = cfg_error(in.cfg_timeout);
 
   // ---- the streams: readiness, stalls, the data phase's issue, headers taken
   const bool rdy[2] = {stream_ready(0, in), stream_ready(1, in)};
@@ -210,7 +218,8 @@ void ReductionTableCore::clock(const ReductionTableCoreInputs& in) {
     if (val[s] && !rdy[s]) bump(st_stall_[s]);
   bool issue = false;
   if (dp_.active) issue = dp_.src < 2 ? val[dp_.src] && rdy[dp_.src] : !hazard();
-  const bool dec_ok = !dp_.active || (issue && dp_.left == 1);
+  // A decision needs the next data phase free (not this cycle's issue).
+  const bool dec_ok = !dpn_.active;
   bool take[2];
   for (unsigned s = 0; s < 2; ++s) take[s] = val[s] && rdy[s] && !(dp_.active && dp_.src == s);
 
@@ -239,8 +248,7 @@ void ReductionTableCore::clock(const ReductionTableCoreInputs& in) {
   const unsigned hs = turn_ ? 1 : 0;
   const pkt::Header& h = hdr_[hs].h;
   if (dec_ok) {
-    const uint32_t tmo = in.cfg_timeout;
-    if (!cerr && tmo != 0) {
+    if (tmo_en) {
       const unsigned e = lowest_expired(tmo);
       if (e < p_.entries) {
         if (ent_[e].count == 0) act = Act::free_tmo;
@@ -359,6 +367,11 @@ void ReductionTableCore::clock(const ReductionTableCoreInputs& in) {
     dp_.slot = (dp_.slot + 1) & odm;
     if (dp_.left == 0) dp_.active = false;
   }
+  // The data phase free: the next one moves in (then no decision was made).
+  if (!dp_.active && dpn_.active) {
+    dp_ = dpn_;
+    dpn_.active = false;
+  }
 
   // ---- the output reader's reads
   if (rd_data) {
@@ -442,16 +455,11 @@ void ReductionTableCore::clock(const ReductionTableCoreInputs& in) {
       if (data_flits) start(Mode::drop, uint8_t(hs), 0, data_flits, 0);
       break;
     case Act::add:
+    case Act::store_fill:  // the first response into an empty pull entry
       ent_[de].count = uint8_t(ent_[de].count + h.count);
       touch(de);
       bump(st_hits_);
-      start(Mode::add, uint8_t(hs), de, h.len, h.dtype);
-      break;
-    case Act::store_fill:
-      ent_[de].count = uint8_t(ent_[de].count + h.count);
-      touch(de);
-      bump(st_hits_);
-      start(Mode::store, uint8_t(hs), de, h.len, h.dtype);
+      start(act == Act::add ? Mode::add : Mode::store, uint8_t(hs), de, h.len, h.dtype);
       break;
     case Act::add_out:
     case Act::pass_fill: {
@@ -540,13 +548,15 @@ void ReductionTableCore::clock(const ReductionTableCoreInputs& in) {
 void ReductionTableCore::push_header(const pkt::Header&) { ++hdr_fill_; }
 
 void ReductionTableCore::start(Mode m, uint8_t src, unsigned e, unsigned len, uint8_t dtype) {
-  dp_.active = true;
-  dp_.src = src;
-  dp_.mode = m;
-  dp_.left = len;
-  dp_.addr = e * p_.max_len;
-  dp_.slot = dwptr_;
-  dp_.dtype = dtype;
+  // Into the data phase if it is free after this edge, else the next one.
+  DataPhase& d = dp_.active ? dpn_ : dp_;
+  d.active = true;
+  d.src = src;
+  d.mode = m;
+  d.left = len;
+  d.addr = e * p_.max_len;
+  d.slot = dwptr_;
+  d.dtype = dtype;
   if (m == Mode::add_out || m == Mode::pass_out || m == Mode::evict) {
     dwptr_ = (dwptr_ + len) & (p_.out_depth() - 1);
     data_res_ += len;

@@ -235,6 +235,8 @@ class ReductionTableCore {
   uint32_t stat_mask_;
   unsigned flit_lsb_;  // log2 of a flit's bytes
   uint64_t cycle_ = 0;
+  uint32_t tmo_prev_ = 0;  // TIMEOUT in the cycle before, and whether it evicts
+  bool tmo_en_prev_ = false;
 
   // Header registers, one a stream; the stream whose header is decided next.
   Hdr hdr_[2];
@@ -246,7 +248,7 @@ class ReductionTableCore {
   Mem<Wide> mem_;
   // The data phase and the pipeline (s1..s5; s6 is the last write-back, kept
   // for forwarding).
-  DataPhase dp_;
+  DataPhase dp_, dpn_;  // the data phase, and the next one (decided while it runs)
   std::array<Stage, 8> ring_{};
   unsigned head_ = 0;
   bool last_we_ = false;  // the write-back of the cycle before went to the table

@@ -413,6 +413,16 @@ TEST(ReductionTableCosim, SpecialValuesAndTheAccumulator) {
   a.data[0].set_lane(48, 16, 0x3C00);
   c.data[0].set_lane(48, 16, 0x1000);  // 2^-11: a tie in fp16, exact in fp32
   d.data[0].set_lane(48, 16, 0x1000);
+  a.data[0].set_lane(64, 16, 0x3C00);  // 1 + 2^-11 + 2^-12: fp16 1; fp32 rounds up once
+  c.data[0].set_lane(64, 16, 0x1000);
+  d.data[0].set_lane(64, 16, 0x0C00);
+  a.data[0].set_lane(80, 16, 0x3C01);  // 1 + 2^-10 + 2^-11: a tie both ways, to even
+  c.data[0].set_lane(80, 16, 0x1000);
+  a.data[0].set_lane(96, 16, 0x0001);  // subnormals: the smallest, twice, and its negative
+  c.data[0].set_lane(96, 16, 0x0001);
+  d.data[0].set_lane(96, 16, 0x8001);
+  a.data[0].set_lane(112, 16, 0x8000);  // -0 + -0 + +0 = +0
+  c.data[0].set_lane(112, 16, 0x8000);
   b.req().push(a);
   b.req().push(c);
   b.req().push(d);
@@ -423,7 +433,72 @@ TEST(ReductionTableCosim, SpecialValuesAndTheAccumulator) {
   EXPECT_EQ(r.lane(16, 16), 0x7E00u);
   EXPECT_EQ(r.lane(32, 16), params().acc32 ? 0x7BFFu : 0x7C00u);
   EXPECT_EQ(r.lane(48, 16), params().acc32 ? 0x3C01u : 0x3C00u);
+  EXPECT_EQ(r.lane(64, 16), params().acc32 ? 0x3C01u : 0x3C00u);
+  EXPECT_EQ(r.lane(80, 16), 0x3C02u);
+  EXPECT_EQ(r.lane(96, 16), 0x0001u);
+  EXPECT_EQ(r.lane(112, 16), 0x0000u);
+  // bf16 and fp32 lanes, the accumulator rounding bf16 once too.
+  Packet e = with_lanes(hdr(3, 1, 0x840, 1, 2, 1), 0), f = e;
+  e.data[0].set_lane(0, 16, 0x3F80);   // 1
+  f.data[0].set_lane(0, 16, 0x3B80);   // 2^-8: a tie, to even
+  e.data[0].set_lane(16, 16, 0x3F81);  // 1 + 2^-7
+  f.data[0].set_lane(16, 16, 0x3BC0);  // 1.5 x 2^-8 = 0.75 ulp: 1.75 ulps round to 2
+  b.req().push(e);
+  b.req().push(f);
+  Packet g = with_lanes(hdr(3, 1, 0x880, 1, 2, 2), 0), k = g;
+  g.data[0].set_lane(0, 32, 0x3F800000);
+  k.data[0].set_lane(0, 32, 0x33800000);  // 2^-24: a tie, to even
+  g.data[0].set_lane(32, 32, 0x7F7FFFFF);
+  k.data[0].set_lane(32, 32, 0x7F7FFFFF);  // overflow: inf
+  b.req().push(g);
+  b.req().push(k);
+  b.settle();
+  ASSERT_EQ(b.got().size(), 3u);
+  EXPECT_EQ(b.got()[1].data[0].lane(0, 16), 0x3F80u);
+  EXPECT_EQ(b.got()[1].data[0].lane(16, 16), 0x3F82u);
+  EXPECT_EQ(b.got()[2].data[0].lane(0, 32), 0x3F800000u);
+  EXPECT_EQ(b.got()[2].data[0].lane(32, 32), 0x7F800000u);
   b.at_rest();
+}
+
+// The key: one address in two regions, a push and a pull on one address,
+// two requesters (and two counter ids) pulling one address: five entries,
+// five results, none mixed with another.
+TEST(ReductionTableCosim, KeysKeepReductionsApart) {
+  Bench b;
+  b.req().push(with_lanes(hdr(3, 1, 0x8000, 1, 2), 1));
+  b.req().push(with_lanes(hdr(3, 2, 0x8000, 1, 2), 10));
+  std::vector<pkt::Header> pulls;
+  for (auto [src, ctr] : {std::pair{4, 1}, std::pair{5, 1}, std::pair{4, 2}}) {
+    pkt::Header pl = hdr(4, 1, 0x8000, 0, 2);
+    pl.src = uint8_t(src);
+    pl.ctr = uint8_t(ctr);
+    b.req().push(Packet{pl, {}});
+    pulls.push_back(pl);
+  }
+  b.run(20);
+  EXPECT_EQ(b.read_reg(T3_REDUCTION_TABLE_A_STATUS) >> T3_REDUCTION_TABLE_R_STATUS_OCCUPANCY_SHIFT & 0x7F,
+            std::min(5u, params().entries));
+  b.req().push(with_lanes(hdr(3, 2, 0x8000, 1, 2), 20));
+  b.req().push(with_lanes(hdr(3, 1, 0x8000, 1, 2), 2));
+  int v = 100;
+  for (const pkt::Header& pl : pulls)
+    for (int i = 0; i < 2; ++i) {
+      pkt::Header r = hdr(0xA, 1, 0x8000, 1, 2);
+      r.src = 50;
+      r.dst = pl.src;
+      r.ctr = pl.ctr;
+      b.rsp().push(with_lanes(r, v + i));
+    }
+  b.settle();
+  ASSERT_TRUE(b.write_reg(T3_REDUCTION_TABLE_A_TIMEOUT, 1));
+  b.settle();
+  b.at_rest();
+  if (params().entries >= 5) {
+    ASSERT_EQ(b.got().size(), 5u);
+    EXPECT_EQ(b.out().stat_completions, 5u);
+    EXPECT_EQ(b.out().stat_evict_lru + b.out().stat_evict_timeout, 0u);
+  }
 }
 
 // A reset while packets are half in and out: everything in flight is gone,
