@@ -75,6 +75,7 @@ void ReductionTableCore::reset() {
   hdr_[0] = hdr_[1] = Hdr{};
   turn_ = false;
   for (Entry& e : ent_) e = Entry{};
+  oldest_dirty_ = true;
   for (unsigned i = 0; i < p_.entries; ++i) lru_[i] = uint8_t(i);
   occ_ = 0;
   dp_ = DataPhase{};
@@ -102,16 +103,17 @@ bool ReductionTableCore::hazard() const {
   return false;
 }
 
-bool ReductionTableCore::stream_ready(unsigned s, const ReductionTableCoreInputs& in) const {
+bool ReductionTableCore::stream_ready(unsigned s, const ReductionTableCoreInputs& in, bool hz) const {
   if (!in.rst_n) return false;
-  if (dp_.active && dp_.src == s) return !hazard();
+  if (dp_.active && dp_.src == s) return !hz;
   // A stream whose packet waits in the next data phase gives nothing.
   return !(dpn_.active && dpn_.src == s) && in.cfg_enable && !hdr_[s].valid;
 }
 
 void ReductionTableCore::outputs(const ReductionTableCoreInputs& in, ReductionTableCoreOutputs& o) const {
-  o.req_in_ready = stream_ready(0, in);
-  o.rsp_in_ready = stream_ready(1, in);
+  const bool hz = hazard();
+  o.req_in_ready = stream_ready(0, in, hz);
+  o.rsp_in_ready = stream_ready(1, in, hz);
   o.out_valid = pend_ && in.rst_n;
   if (o.out_valid) {
     if (pend_hdr_) {
@@ -182,11 +184,21 @@ void ReductionTableCore::lru_free(unsigned e) {
 
 void ReductionTableCore::free_entry(unsigned e) {
   ent_[e].valid = false;
+  oldest_dirty_ = true;
   lru_free(e);
   --occ_;
 }
 
-unsigned ReductionTableCore::lowest_expired(uint32_t timeout) const {
+unsigned ReductionTableCore::lowest_expired(uint32_t timeout) {
+  // The oldest touch of a valid entry, kept until an entry changes: no scan
+  // while nothing can have timed out.
+  if (oldest_dirty_) {
+    oldest_ = ~uint64_t{0};
+    for (const Entry& x : ent_)
+      if (x.valid && x.touched < oldest_) oldest_ = x.touched;
+    oldest_dirty_ = false;
+  }
+  if (oldest_ == ~uint64_t{0} || cycle_ - oldest_ - 1 < timeout) return p_.entries;
   for (unsigned e = 0; e < p_.entries; ++e)
     if (ent_[e].valid && cycle_ - ent_[e].touched - 1 >= timeout) return e;
   return p_.entries;
@@ -211,13 +223,14 @@ void ReductionTableCore::clock(const ReductionTableCoreInputs& in) {
   const unsigned fw = p_.flit_w, dw = p_.data_w(), odm = p_.out_depth() - 1;
 
   // ---- the streams: readiness, stalls, the data phase's issue, headers taken
-  const bool rdy[2] = {stream_ready(0, in), stream_ready(1, in)};
+  const bool hz = hazard();
+  const bool rdy[2] = {stream_ready(0, in, hz), stream_ready(1, in, hz)};
   const bool val[2] = {in.req_in_valid, in.rsp_in_valid};
   const Wide* flit[2] = {&in.req_in_flit, &in.rsp_in_flit};
   for (unsigned s = 0; s < 2; ++s)
     if (val[s] && !rdy[s]) bump(st_stall_[s]);
   bool issue = false;
-  if (dp_.active) issue = dp_.src < 2 ? val[dp_.src] && rdy[dp_.src] : !hazard();
+  if (dp_.active) issue = dp_.src < 2 ? val[dp_.src] && rdy[dp_.src] : !hz;
   // A decision needs the next data phase free (not this cycle's issue).
   const bool dec_ok = !dpn_.active;
   bool take[2];
@@ -270,7 +283,7 @@ void ReductionTableCore::clock(const ReductionTableCoreInputs& in) {
         unsigned hit = p_.entries;
         for (unsigned e = 0; e < p_.entries; ++e) {
           const Entry& x = ent_[e];
-          if (x.valid && x.pull == !push && x.rgn == h.rgn && x.atag == atag && x.who == who &&
+          if (x.atag == atag && x.valid && x.pull == !push && x.rgn == h.rgn && x.who == who &&
               x.ctr == ctr)
             hit = e;
         }
@@ -319,11 +332,9 @@ void ReductionTableCore::clock(const ReductionTableCoreInputs& in) {
   Stage& s5 = st(5);
   const bool mem_we = s5.valid && s5.dest == kMem;
   const bool fifo_we = s5.valid && s5.dest == kFifo;
-  Wide fifo_wdata;
-  if (fifo_we) {
-    if (s5.narrow) fifo_wdata = narrow(s5.val, s5.dtype);
-    else fifo_wdata.copy_low(s5.val, fw);
-  }
+  // A stored value is zero above its bits: the FIFO takes it whole, but
+  // ACC32's fp32 lanes rounded to the 16-bit dtype.
+  if (fifo_we && s5.narrow) narrowed_ = narrow(s5.val, s5.dtype);
   Stage& s1 = st(1);
   if (s1.valid && (s1.sum || s1.evict)) {
     const Wide& cur = (mem_we && s5.addr == s1.addr)         ? s5.val
@@ -334,7 +345,7 @@ void ReductionTableCore::clock(const ReductionTableCoreInputs& in) {
   }
   const bool mem_re = issue && reads_mem(dp_.mode);
   mem_.clock(mem_we, s5.addr, s5.val, mem_re, dp_.addr);
-  dfifo_.clock(fifo_we, s5.slot, fifo_wdata, rd_data, drptr_);
+  dfifo_.clock(fifo_we, s5.slot, s5.narrow ? narrowed_ : s5.val, rd_data, drptr_);
   if (fifo_we) written_[s5.slot] = 1;
   last_we_ = mem_we;
   if (mem_we) {
@@ -416,6 +427,7 @@ void ReductionTableCore::clock(const ReductionTableCoreInputs& in) {
   };
   auto touch = [&](unsigned e) {
     ent_[e].touched = cycle_;
+    oldest_dirty_ = true;
     lru_touch(e);
   };
   auto allocate = [&](unsigned e, bool pull) {
@@ -511,9 +523,10 @@ void ReductionTableCore::clock(const ReductionTableCoreInputs& in) {
       break;
   }
   if (hfifo_we) {
-    push_header(out_h);
+    ++hdr_fill_;
+    hdr_wd_ = pkt::pack(out_h);
   }
-  hfifo_.clock(hfifo_we, hwptr_, pkt::pack(out_h), rd_hdr, hrptr_);
+  hfifo_.clock(hfifo_we, hwptr_, hdr_wd_, rd_hdr, hrptr_);
   if (hfifo_we) hwptr_ = (hwptr_ + 1) & (ReductionTableParams::kHdrDepth - 1);
   if (rd_hdr) {
     hrptr_ = (hrptr_ + 1) & (ReductionTableParams::kHdrDepth - 1);
@@ -544,8 +557,6 @@ void ReductionTableCore::clock(const ReductionTableCoreInputs& in) {
   turn_ = both ? (hdr_act ? !turn_ : turn_) : hdr_[1].valid;
   ++cycle_;
 }
-
-void ReductionTableCore::push_header(const pkt::Header&) { ++hdr_fill_; }
 
 void ReductionTableCore::start(Mode m, uint8_t src, unsigned e, unsigned len, uint8_t dtype) {
   // Into the data phase if it is free after this edge, else the next one.

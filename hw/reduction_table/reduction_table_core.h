@@ -213,7 +213,7 @@ class ReductionTableCore {
   // A data flit of the data phase's stream would be held (a write to its
   // word 1..3 cycles old, not yet out of the adders).
   bool hazard() const;
-  bool stream_ready(unsigned s, const ReductionTableCoreInputs& in) const;
+  bool stream_ready(unsigned s, const ReductionTableCoreInputs& in, bool hz) const;
   Stage& st(unsigned k) { return ring_[(head_ + k) & 7]; }
   const Stage& st(unsigned k) const { return ring_[(head_ + k) & 7]; }
   bool room(unsigned len) const {
@@ -224,11 +224,10 @@ class ReductionTableCore {
   void lru_touch(unsigned e);
   void lru_free(unsigned e);
   void free_entry(unsigned e);
-  void push_header(const pkt::Header& h);
   void start(Mode m, uint8_t src, unsigned e, unsigned len, uint8_t dtype);
   Wide widen(const Wide& flit, unsigned dtype) const;
   Wide narrow(const Wide& word, unsigned dtype) const;
-  unsigned lowest_expired(uint32_t timeout) const;
+  unsigned lowest_expired(uint32_t timeout);
   void bump(uint32_t& c) { c = (c + 1) & stat_mask_; }
 
   ReductionTableParams p_;
@@ -260,6 +259,9 @@ class ReductionTableCore {
   unsigned hwptr_ = 0, hrptr_ = 0, hdr_fill_ = 0;
   unsigned dwptr_ = 0, drptr_ = 0, data_res_ = 0;
   std::vector<uint8_t> written_;
+  Wide narrowed_, hdr_wd_;  // the FIFOs' write data (scratch)
+  uint64_t oldest_ = 0;     // the oldest touch of a valid entry ...
+  bool oldest_dirty_ = true;  // ... unless an entry changed since
   bool pend_ = false, pend_hdr_ = false;
   unsigned rem_ = 0;
   // Status.
