@@ -1,0 +1,397 @@
+#include "mcr_table/mcr_table_core.h"
+
+#include "common/bits.h"
+
+namespace t3 {
+
+void McrTableParams::validate() const { validate_param_ranges(*this, "mcr_table"); }
+
+namespace mcr {
+
+const char* name(Cmd c) {
+  switch (c) {
+    case Cmd::ok: return "ok";
+    case Cmd::idx_range: return "idx_range";
+    case Cmd::idx_busy: return "idx_busy";
+    case Cmd::idx_empty: return "idx_empty";
+    case Cmd::size: return "size";
+    case Cmd::base_align: return "base_align";
+    case Cmd::ports_empty: return "ports_empty";
+    case Cmd::ports_range: return "ports_range";
+    case Cmd::home_range: return "home_range";
+    case Cmd::expect_zero: return "expect_zero";
+    case Cmd::red_op: return "red_op";
+    case Cmd::dtype: return "dtype";
+    case Cmd::overlap: return "overlap";
+    case Cmd::both: return "both";
+  }
+  return "?";
+}
+
+const char* name(Drop d) {
+  switch (d) {
+    case Drop::none: return "none";
+    case Drop::unknown_op: return "unknown_op";
+    case Drop::bad_len: return "bad_len";
+    case Drop::bad_red_op: return "bad_red_op";
+    case Drop::bad_dtype: return "bad_dtype";
+    case Drop::misaligned: return "misaligned";
+    case Drop::wrong_class: return "wrong_class";
+    case Drop::bad_port: return "bad_port";
+    case Drop::rgn_dtype: return "rgn_dtype";
+    case Drop::no_route: return "no_route";
+    case Drop::no_dest: return "no_dest";
+  }
+  return "?";
+}
+
+}  // namespace mcr
+
+namespace {
+
+constexpr uint64_t kAddrMask = low_mask(pkt::kAddrW);  // 48 bits
+constexpr uint64_t kSizeMask = low_mask(pkt::kAddrW + 1);
+
+// The first port of cand after `last`, wrapping (round robin; the paper's
+// arbiter "considers the remaining outputs", §IV). cand is not 0.
+inline unsigned rr_pick(uint64_t cand, unsigned last) {
+  const uint64_t above = cand & ~low_mask(last + 1);
+  return unsigned(__builtin_ctzll(above ? above : cand));
+}
+
+}  // namespace
+
+McrTableCore::McrTableCore(const McrTableParams& p)
+    : p_((p.validate(), p)), path_{Path(2 * p.max_len), Path(2 * p.max_len)} {
+  stat_mask_ = low_mask(p_.stat_w);
+  port_mask_ = low_mask(p_.ports);
+  pin_mask_ = low_mask(p_.port_w());
+  out_mask_ = low_mask(p_.nout());
+  reset();
+}
+
+void McrTableCore::reset() {
+  for (Region& r : rgn_) r = Region{};
+  for (Path& P : path_) {
+    for (Slot& s : P.slot) s = Slot{};
+    P.wr = P.rd = 0;
+    P.disc = P.mid = false;
+    P.disc_left = P.fill = P.port = P.oidx = 0;
+    P.last = p_.ports;  // port 0 first after reset
+  }
+  cmd_code_ = drop_cause_ = drop_port_ = 0;
+  drop_class_ = false;
+  stat_mcast_ = stat_miss_ = stat_copies_ = stat_stall_ = stat_refused_ = stat_malformed_ =
+      stat_noroute_ = 0;
+}
+
+McrRegionRead McrTableCore::region(unsigned i) const {
+  McrRegionRead r;
+  if (i >= p_.regions || !rgn_[i].valid) return r;
+  const Region& g = rgn_[i];
+  r.valid = true;
+  r.base = g.base;
+  r.size = uint64_t{1} << g.szl;
+  r.ports = g.ports;
+  r.expect = g.expect;
+  r.home = g.home;
+  r.root = g.root;
+  r.dtype = g.dtype;
+  return r;
+}
+
+// A region command on the staged fields, checked in mcr::Cmd's order.
+mcr::Cmd McrTableCore::command(const McrRegionStage& s, bool add, bool remove) const {
+  using mcr::Cmd;
+  if (add && remove) return Cmd::both;
+  const unsigned idx = s.idx & 63;
+  if (idx >= p_.regions) return Cmd::idx_range;
+  if (remove) return rgn_[idx].valid ? Cmd::ok : Cmd::idx_empty;
+  if (rgn_[idx].valid) return Cmd::idx_busy;
+  const uint64_t size = s.size & kSizeMask, base = s.base & kAddrMask;  // the pins' widths
+  if (size == 0 || (size & (size - 1)) != 0) return Cmd::size;
+  if ((base & (size - 1)) != 0) return Cmd::base_align;
+  if (s.ports == 0) return Cmd::ports_empty;
+  if ((s.ports & ~port_mask_) != 0) return Cmd::ports_range;
+  if ((s.home & 0xFF) >= p_.ports) return Cmd::home_range;
+  if ((s.expect & 0xFF) == 0) return Cmd::expect_zero;
+  if ((s.red_op & 3) != unsigned(pkt::RedOp::add)) return Cmd::red_op;
+  if ((s.dtype & 3) > unsigned(pkt::Dtype::fp32)) return Cmd::dtype;
+  // Two aligned power-of-two regions overlap when one holds the other:
+  // their bases agree on the bits above the larger size.
+  const uint64_t hm = ~(size - 1) & kAddrMask;
+  for (unsigned j = 0; j < p_.regions; ++j)
+    if (rgn_[j].valid && ((base ^ rgn_[j].base) & hm & rgn_[j].himask) == 0) return Cmd::overlap;
+  return Cmd::ok;
+}
+
+// The header's fate, decided in the cycle it is taken: the checks of
+// docs/packet.md, this block's own, the region lookup (once, on the table
+// as it is in this cycle) and the routing rules (docs/blocks/mcr_table.md,
+// "Routing").
+void McrTableCore::classify(unsigned k, const Wide& flit, unsigned in_port, PathDecision& d) const {
+  using mcr::Drop;
+  const pkt::Header h = pkt::unpack(flit);
+  d.len = pkt::wire_flits(h) - 1;
+  Drop c = Drop(pkt::check(h, p_.max_len, p_.flit_w));
+  if (c == Drop::none && unsigned(pkt::vc_of(h.op)) != k) c = Drop::wrong_class;
+  if (c == Drop::none && in_port > p_.ports) c = Drop::bad_port;
+  // The lookup: regions never overlap, so at most one matches.
+  unsigned r = 0;
+  bool hit = false;
+  for (unsigned j = 0; j < p_.regions; ++j)
+    if (rgn_[j].valid && ((h.addr ^ rgn_[j].base) & rgn_[j].himask) == 0) {
+      hit = true;
+      r = j;
+    }
+  const Region& g = rgn_[r];
+  if (c == Drop::none && hit && pkt::is_reduction(h.op) && h.dtype != g.dtype) c = Drop::rgn_dtype;
+  const uint64_t self = uint64_t{1} << in_port, unit = uint64_t{1} << p_.ports;
+  uint64_t dest = 0;
+  bool by_dst = !hit;
+  if (hit) {
+    switch (pkt::Op(h.op)) {
+      case pkt::Op::write:
+      case pkt::Op::result: dest = g.ports & ~self; break;       // every participant but the source
+      case pkt::Op::read: dest = self; break;                       // the local GPU's memory (§IV)
+      case pkt::Op::push: dest = g.root ? unit : uint64_t{1} << g.home; break;
+      case pkt::Op::pull: dest = (g.ports & ~self) | unit; break;   // the participants and the entry
+      case pkt::Op::pull_rsp: dest = unit; break;                   // reduced on its way back
+      case pkt::Op::partial: dest = uint64_t{1} << g.home; break;   // to the home GPU
+      default: by_dst = true; break;                                // READ_RSP, ACK
+    }
+  }
+  if (by_dst) dest = h.dst < p_.ports ? uint64_t{1} << h.dst : 0;
+  if (c == Drop::none && dest == 0) c = by_dst ? Drop::no_route : Drop::no_dest;
+  d.drop = c;
+  d.hit = hit;
+  d.dest = dest;
+  // The copies' header: bits 95:0 as taken, the switch-internal fields
+  // stamped (0 on a miss), the rest 0 (docs/packet.md).
+  d.hdr = Wide{};
+  d.hdr.w[0] = flit.w[0];
+  if (hit)
+    d.hdr.w[1] = (flit.w[1] & 0xFFFFFFFFu) | uint64_t(r) << (pkt::kRgnLsb - 64) |
+                 uint64_t(g.expect) << (pkt::kExpectLsb - 64) | uint64_t(g.home) << (pkt::kHomeLsb - 64) |
+                 uint64_t{1} << (pkt::kHitLsb - 64);
+  else
+    d.hdr.w[1] = flit.w[1] & 0xFFFFFFFFu;
+}
+
+void McrTableCore::decide_path(unsigned k, bool rst_n, bool valid, const Wide& flit, unsigned in_port,
+                               uint64_t ready, PathDecision& d) const {
+  const Path& P = path_[k];
+  const Slot& w = P.slot[P.wr];
+  // Intake: a header needs a free slot; the flits after it are taken as
+  // they come (into the slot, or dropped).
+  d.in_ready = rst_n && (P.disc || w.st != kFull);
+  const bool take = valid && d.in_ready;
+  d.disc_take = take && P.disc;
+  d.hdr_take = take && !P.disc && w.st == kFree;
+  d.data_take = take && !P.disc && w.st == kFill;
+  d.drop = mcr::Drop::none;
+  d.hit = false;
+  d.dest = 0;
+  d.len = 0;
+  if (d.hdr_take) classify(k, flit, in_port, d);
+  // Output: a copy's header to a port owed and ready in this cycle, then
+  // its data flits to that port.
+  const Slot& r = P.slot[P.rd];
+  d.copy_start = d.stall = d.out_take = d.out_valid = false;
+  d.out_port = 0;
+  if (P.mid) {
+    d.out_valid = rst_n;
+    d.out_port = P.port;
+    d.out_take = d.out_valid && ((ready >> P.port) & 1);
+  } else if (r.st == kFull) {
+    const uint64_t cand = r.owed & ready;
+    d.out_valid = rst_n && cand != 0;
+    if (d.out_valid) d.out_port = rr_pick(cand, P.last);
+    d.out_take = d.copy_start = d.out_valid;
+    d.stall = rst_n && cand == 0;
+  }
+}
+
+McrTableCore::Decision McrTableCore::decide(const McrTableCoreInputs& in) const {
+  Decision d;
+  decide_path(0, in.rst_n, in.req_in_valid, in.req_in_flit, in.req_in_port & pin_mask_,
+              in.req_out_ready & out_mask_, d.path[0]);
+  decide_path(1, in.rst_n, in.rsp_in_valid, in.rsp_in_flit, in.rsp_in_port & pin_mask_,
+              in.rsp_out_ready & out_mask_, d.path[1]);
+  d.cmd = in.rst_n && (in.cmd_add || in.cmd_remove);
+  d.code = d.cmd ? command(in.rgn, in.cmd_add, in.cmd_remove) : mcr::Cmd::ok;
+  return d;
+}
+
+void McrTableCore::outputs(const McrTableCoreInputs& in, const Decision& d, McrTableCoreOutputs& o) const {
+  for (unsigned k = 0; k < 2; ++k) {
+    const PathDecision& pd = d.path[k];
+    const Path& P = path_[k];
+    const Slot& r = P.slot[P.rd];
+    bool& in_ready = k ? o.rsp_in_ready : o.req_in_ready;
+    bool& valid = k ? o.rsp_out_valid : o.req_out_valid;
+    uint32_t& port = k ? o.rsp_out_port : o.req_out_port;
+    Wide& flit = k ? o.rsp_out_flit : o.req_out_flit;
+    in_ready = pd.in_ready;
+    valid = pd.out_valid;
+    port = pd.out_port;
+    if (P.mid) flit = P.mem.rdata();
+    else if (r.st == kFull) flit = r.hdr;
+    else flit = Wide{};
+  }
+  o.stat_mcast = stat_mcast_;
+  o.stat_miss = stat_miss_;
+  o.stat_copies = stat_copies_;
+  o.stat_stall = stat_stall_;
+  o.stat_refused = stat_refused_;
+  o.stat_malformed = stat_malformed_;
+  o.stat_noroute = stat_noroute_;
+  o.cmd_code = cmd_code_;
+  o.refused = d.cmd && d.code != mcr::Cmd::ok;
+  o.malformed = (d.path[0].hdr_take && mcr::malformed(d.path[0].drop)) ||
+                (d.path[1].hdr_take && mcr::malformed(d.path[1].drop));
+  o.noroute = (d.path[0].hdr_take && mcr::no_route(d.path[0].drop)) ||
+              (d.path[1].hdr_take && mcr::no_route(d.path[1].drop));
+  o.drop_cause = drop_cause_;
+  o.drop_class = drop_class_;
+  o.drop_port = drop_port_;
+  unsigned n = 0;
+  for (unsigned j = 0; j < p_.regions; ++j) n += rgn_[j].valid;
+  o.count = n;
+  o.rd = region(in.rgn.idx & 63);
+}
+
+McrTableCoreOutputs McrTableCore::eval(const McrTableCoreInputs& in) const {
+  McrTableCoreOutputs o;
+  outputs(in, decide(in), o);
+  return o;
+}
+
+void McrTableCore::clock(const McrTableCoreInputs& in) { apply(in, decide(in)); }
+
+McrTableCoreOutputs McrTableCore::step(const McrTableCoreInputs& in) {
+  const Decision d = decide(in);
+  McrTableCoreOutputs o;
+  outputs(in, d, o);
+  apply(in, d);
+  return o;
+}
+
+void McrTableCore::apply_path(unsigned k, const PathDecision& d, const Wide& flit) {
+  Path& P = path_[k];
+  const unsigned ml = p_.max_len;
+  bool we = false, re = false;
+  uint32_t waddr = 0, raddr = 0;
+  if (d.hdr_take) {
+    if (d.drop != mcr::Drop::none) {
+      P.disc = d.len != 0;
+      P.disc_left = d.len;
+    } else {
+      Slot& s = P.slot[P.wr];
+      s.hdr = d.hdr;
+      s.owed = d.dest;
+      s.len = d.len;
+      P.fill = 0;
+      s.st = d.len ? kFill : kFull;
+      if (!d.len) P.wr ^= 1;
+    }
+  } else if (d.data_take) {
+    Slot& s = P.slot[P.wr];
+    we = true;
+    waddr = P.wr * ml + P.fill;
+    if (P.fill + 1 == s.len) {
+      s.st = kFull;
+      P.wr ^= 1;
+    } else {
+      ++P.fill;
+    }
+  } else if (d.disc_take) {
+    if (--P.disc_left == 0) P.disc = false;
+  }
+  Slot& r = P.slot[P.rd];
+  if (d.copy_start) {
+    r.owed &= ~(uint64_t{1} << d.out_port);
+    P.last = d.out_port;
+    if (r.len) {
+      P.mid = true;
+      P.port = d.out_port;
+      P.oidx = 0;
+      re = true;
+      raddr = P.rd * ml;
+    } else if (!r.owed) {
+      r.st = kFree;
+      P.rd ^= 1;
+    }
+  } else if (d.out_take) {  // a data flit of the copy under way
+    if (P.oidx + 1 == r.len) {
+      P.mid = false;
+      if (!r.owed) {
+        r.st = kFree;
+        P.rd ^= 1;
+      }
+    } else {
+      ++P.oidx;
+      re = true;
+      raddr = P.rd * ml + P.oidx;
+    }
+  }
+  if (we || re) P.mem.clock(we, waddr, flit, re, raddr);
+}
+
+void McrTableCore::apply(const McrTableCoreInputs& in, const Decision& d) {
+  if (!in.rst_n) {
+    reset();
+    return;
+  }
+  apply_path(0, d.path[0], in.req_in_flit);
+  apply_path(1, d.path[1], in.rsp_in_flit);
+  auto bump = [this](uint32_t& c, unsigned n) { c = uint32_t((c + n) & stat_mask_); };
+  unsigned mcast = 0, miss = 0, bad = 0, lost = 0, copies = 0, stall = 0;
+  for (int k = 1; k >= 0; --k) {  // the request class's drop is shown when both drop
+    const PathDecision& pd = d.path[k];
+    copies += pd.copy_start;
+    stall += pd.stall;
+    if (!pd.hdr_take) continue;
+    if (pd.drop == mcr::Drop::none) {
+      mcast += pd.hit;
+      miss += !pd.hit;
+      continue;
+    }
+    bad += mcr::malformed(pd.drop);
+    lost += mcr::no_route(pd.drop);
+    drop_cause_ = uint32_t(pd.drop);
+    drop_class_ = k == 1;
+    drop_port_ = uint32_t((k ? in.rsp_in_port : in.req_in_port) & pin_mask_);
+  }
+  bump(stat_mcast_, mcast);
+  bump(stat_miss_, miss);
+  bump(stat_malformed_, bad);
+  bump(stat_noroute_, lost);
+  bump(stat_copies_, copies);
+  bump(stat_stall_, stall);
+  if (d.cmd) {
+    cmd_code_ = uint32_t(d.code);
+    if (d.code != mcr::Cmd::ok) {
+      bump(stat_refused_, 1);
+    } else {
+      const McrRegionStage& s = in.rgn;
+      Region& g = rgn_[s.idx & 63];
+      if (in.cmd_remove) {
+        g.valid = false;
+      } else {
+        const uint64_t size = s.size & kSizeMask;
+        g.valid = true;
+        g.base = s.base & kAddrMask;
+        g.szl = unsigned(__builtin_ctzll(size));
+        g.himask = ~(size - 1) & kAddrMask;
+        g.ports = s.ports;
+        g.expect = s.expect & 0xFF;
+        g.home = s.home & 0xFF;
+        g.root = s.root;
+        g.dtype = s.dtype & 3;
+      }
+    }
+  }
+}
+
+}  // namespace t3
