@@ -19,6 +19,7 @@ module mcr_table #(
   parameter int unsigned PORTS   = 8,    // 2..32
   parameter int unsigned REGIONS = 8,    // 1..64
   parameter int unsigned MAX_LEN = 4,    // 1..16
+  parameter int unsigned SLOTS   = 3,    // 2..8
   parameter int unsigned STAT_W  = 32,   // 1..32
   localparam int unsigned PORT_W  = $clog2(PORTS + 1),
   localparam int unsigned NOUT    = PORTS + 1,
@@ -79,6 +80,9 @@ module mcr_table #(
   if (MAX_LEN < 1 || MAX_LEN > 16) begin : g_bad_max_len
     $error("MAX_LEN = %0d is out of range; allowed: 1..16", MAX_LEN);
   end
+  if (SLOTS < 2 || SLOTS > 8) begin : g_bad_slots
+    $error("SLOTS = %0d is out of range; allowed: 2..8", SLOTS);
+  end
   if (STAT_W < 1 || STAT_W > 32) begin : g_bad_stat_w
     $error("STAT_W = %0d is out of range; allowed: 1..32", STAT_W);
   end
@@ -115,7 +119,8 @@ module mcr_table #(
   // Register fields are as wide as the widest build allows; the core takes
   // the low bits of this build's widths (the PARAM_* registers tell firmware).
   mcr_table_core #(
-    .FLIT_W(FLIT_W), .PORTS(PORTS), .REGIONS(REGIONS), .MAX_LEN(MAX_LEN), .STAT_W(STAT_W)
+    .FLIT_W(FLIT_W), .PORTS(PORTS), .REGIONS(REGIONS), .MAX_LEN(MAX_LEN), .SLOTS(SLOTS),
+    .STAT_W(STAT_W)
   ) u_core (
     .clk_i, .rst_ni, .req_in_valid_i, .req_in_ready_o, .req_in_flit_i, .req_in_port_i,
     .rsp_in_valid_i, .rsp_in_ready_o, .rsp_in_flit_i, .rsp_in_port_i, .req_out_valid_o,
@@ -180,6 +185,7 @@ module mcr_table #(
     hw2reg.param_size_ports         = 6'(PORTS);
     hw2reg.param_size_regions       = 7'(REGIONS);
     hw2reg.param_size_max_len       = 5'(MAX_LEN);
+    hw2reg.param_size_slots         = 4'(SLOTS);
     hw2reg.param_widths_flit_w      = 10'(FLIT_W);
     hw2reg.param_widths_stat_w      = 6'(STAT_W);
     hw2reg.busy                     = 1'(0);

@@ -27,6 +27,7 @@ module mcr_table_core #(
   parameter int unsigned PORTS   = 8,    // 2..32
   parameter int unsigned REGIONS = 8,    // 1..64
   parameter int unsigned MAX_LEN = 4,    // 1..16
+  parameter int unsigned SLOTS   = 3,    // 2..8
   parameter int unsigned STAT_W  = 32,   // 1..32
   localparam int unsigned PORT_W = $clog2(PORTS + 1),
   localparam int unsigned NOUT   = PORTS + 1
@@ -74,7 +75,7 @@ module mcr_table_core #(
   // Status.
   output logic [3:0]        cmd_code_o,    // the last command's answer (mcr::Cmd)
   output logic              refused_o,     // a command is refused in this cycle
-  output logic              malformed_o,   // a malformed packet's header is dropped in this cycle
+  output logic              malformed_o,   // a malformed packet is dropped in this cycle (its fate decided)
   output logic              noroute_o,     // a packet with no destination is dropped in this cycle
   output logic [3:0]        drop_cause_o,  // the last drop (mcr::Drop)
   output logic              drop_class_o,
@@ -106,6 +107,9 @@ module mcr_table_core #(
   if (MAX_LEN < 1 || MAX_LEN > 16) begin : g_bad_max_len
     $error("MAX_LEN = %0d is out of range; allowed: 1..16", MAX_LEN);
   end
+  if (SLOTS < 2 || SLOTS > 8) begin : g_bad_slots
+    $error("SLOTS = %0d is out of range; allowed: 2..8", SLOTS);
+  end
   if (STAT_W < 1 || STAT_W > 32) begin : g_bad_stat_w
     $error("STAT_W = %0d is out of range; allowed: 1..32", STAT_W);
   end
@@ -127,9 +131,12 @@ module mcr_table_core #(
   logic [REGIONS*2-1:0]      dtype_q;
   logic [REGIONS*48-1:0]     himask;    // the address bits each region's base fixes
 
+  // Bit i of a region's base counts when i >= log2 of its size: a compare
+  // per bit with a constant, beside the address compare, not a shift and a
+  // 49-bit decrement before it (the lookup is the block's longest path).
   always_comb begin
     for (int r = 0; r < REGIONS; r++)
-      himask[r*48 +: 48] = ~(48'((49'd1 << szl_q[r*6 +: 6]) - 49'd1));
+      for (int i = 0; i < 48; i++) himask[r*48 + i] = 6'(i) >= szl_q[r*6 +: 6];
   end
 
   // ---------------------------------------------------------------- commands
@@ -205,39 +212,61 @@ module mcr_table_core #(
   end
 
   // ---------------------------------------------------------------- the class paths
-  logic [1:0]       hdr, hit, copy, stall;
-  logic [1:0][3:0]  drop;
-  logic [1:0]              lk_hit, lk_root;
-  logic [1:0][RIDX_W-1:0]  lk_idx;
-  logic [1:0][PORTS-1:0]   lk_ports;
-  logic [1:0][7:0]         lk_expect;
-  logic [1:0][PORT_W-1:0]  lk_home;
-  logic [1:0][1:0]         lk_dtype;
+  // Each class path with its own lookup of the address on its input pins.
+  logic              req_fate, req_hit, req_copy, req_stall, rsp_fate, rsp_hit, rsp_copy, rsp_stall;
+  logic [3:0]        req_drop, rsp_drop;
+  logic [PORT_W-1:0] req_port, rsp_port;
+  logic              req_lk_hit, req_lk_dtype_bad, rsp_lk_hit, rsp_lk_dtype_bad;
+  logic [RIDX_W-1:0] req_lk_idx, rsp_lk_idx;
+  logic [7:0]        req_lk_expect, rsp_lk_expect;
+  logic [PORT_W-1:0] req_lk_home, rsp_lk_home;
+  logic [NOUT-1:0]   req_lk_dest, rsp_lk_dest;
 
-  for (genvar k = 0; k < 2; k++) begin : g_class
-    mcr_table_lookup #(.PORTS(PORTS), .REGIONS(REGIONS)) u_lookup (
-      .addr_i   (k == 0 ? req_in_flit_i[t3_pkt_pkg::ADDR_LSB +: 48]
-                        : rsp_in_flit_i[t3_pkt_pkg::ADDR_LSB +: 48]),
-      .valid_i  (valid_q),
-      .base_i   (base_q),
-      .himask_i (himask),
-      .ports_i  (ports_q),
-      .expect_i (expect_q),
-      .home_i   (home_q),
-      .root_i   (root_q),
-      .dtype_i  (dtype_q),
-      .hit_o    (lk_hit[k]),
-      .idx_o    (lk_idx[k]),
-      .ports_o  (lk_ports[k]),
-      .expect_o (lk_expect[k]),
-      .home_o   (lk_home[k]),
-      .root_o   (lk_root[k]),
-      .dtype_o  (lk_dtype[k])
-    );
-  end
+  mcr_table_lookup #(.PORTS(PORTS), .REGIONS(REGIONS)) u_req_lookup (
+    .addr_i      (req_in_flit_i[t3_pkt_pkg::ADDR_LSB +: 48]),
+    .op_i        (req_in_flit_i[t3_pkt_pkg::OP_LSB +: 4]),
+    .dtype_i     (req_in_flit_i[t3_pkt_pkg::DTYPE_LSB +: 2]),
+    .self_i      (NOUT'(1) << req_in_port_i),
+    .valid_i     (valid_q),
+    .base_i      (base_q),
+    .himask_i    (himask),
+    .ports_i     (ports_q),
+    .expect_i    (expect_q),
+    .home_i      (home_q),
+    .root_i      (root_q),
+    .dtype_tab_i (dtype_q),
+    .hit_o       (req_lk_hit),
+    .idx_o       (req_lk_idx),
+    .expect_o    (req_lk_expect),
+    .home_o      (req_lk_home),
+    .dest_o      (req_lk_dest),
+    .dtype_bad_o (req_lk_dtype_bad)
+  );
+
+  mcr_table_lookup #(.PORTS(PORTS), .REGIONS(REGIONS)) u_rsp_lookup (
+    .addr_i      (rsp_in_flit_i[t3_pkt_pkg::ADDR_LSB +: 48]),
+    .op_i        (rsp_in_flit_i[t3_pkt_pkg::OP_LSB +: 4]),
+    .dtype_i     (rsp_in_flit_i[t3_pkt_pkg::DTYPE_LSB +: 2]),
+    .self_i      (NOUT'(1) << rsp_in_port_i),
+    .valid_i     (valid_q),
+    .base_i      (base_q),
+    .himask_i    (himask),
+    .ports_i     (ports_q),
+    .expect_i    (expect_q),
+    .home_i      (home_q),
+    .root_i      (root_q),
+    .dtype_tab_i (dtype_q),
+    .hit_o       (rsp_lk_hit),
+    .idx_o       (rsp_lk_idx),
+    .expect_o    (rsp_lk_expect),
+    .home_o      (rsp_lk_home),
+    .dest_o      (rsp_lk_dest),
+    .dtype_bad_o (rsp_lk_dtype_bad)
+  );
 
   mcr_table_path #(
-    .FLIT_W(FLIT_W), .PORTS(PORTS), .REGIONS(REGIONS), .MAX_LEN(MAX_LEN), .CLASS(1'b0)
+    .FLIT_W(FLIT_W), .PORTS(PORTS), .REGIONS(REGIONS), .MAX_LEN(MAX_LEN), .SLOTS(SLOTS),
+    .CLASS(1'b0)
   ) u_req (
     .clk_i, .rst_ni,
     .in_valid_i  (req_in_valid_i),
@@ -248,22 +277,23 @@ module mcr_table_core #(
     .out_ready_i (req_out_ready_i),
     .out_port_o  (req_out_port_o),
     .out_flit_o  (req_out_flit_o),
-    .lk_hit_i    (lk_hit[0]),
-    .lk_idx_i    (lk_idx[0]),
-    .lk_ports_i  (lk_ports[0]),
-    .lk_expect_i (lk_expect[0]),
-    .lk_home_i   (lk_home[0]),
-    .lk_root_i   (lk_root[0]),
-    .lk_dtype_i  (lk_dtype[0]),
-    .hdr_o       (hdr[0]),
-    .drop_o      (drop[0]),
-    .hit_o       (hit[0]),
-    .copy_o      (copy[0]),
-    .stall_o     (stall[0])
+    .lk_hit_i       (req_lk_hit),
+    .lk_idx_i       (req_lk_idx),
+    .lk_expect_i    (req_lk_expect),
+    .lk_home_i      (req_lk_home),
+    .lk_dest_i      (req_lk_dest),
+    .lk_dtype_bad_i (req_lk_dtype_bad),
+    .fate_o         (req_fate),
+    .drop_o         (req_drop),
+    .hit_o          (req_hit),
+    .port_o         (req_port),
+    .copy_o         (req_copy),
+    .stall_o        (req_stall)
   );
 
   mcr_table_path #(
-    .FLIT_W(FLIT_W), .PORTS(PORTS), .REGIONS(REGIONS), .MAX_LEN(MAX_LEN), .CLASS(1'b1)
+    .FLIT_W(FLIT_W), .PORTS(PORTS), .REGIONS(REGIONS), .MAX_LEN(MAX_LEN), .SLOTS(SLOTS),
+    .CLASS(1'b1)
   ) u_rsp (
     .clk_i, .rst_ni,
     .in_valid_i  (rsp_in_valid_i),
@@ -274,30 +304,31 @@ module mcr_table_core #(
     .out_ready_i (rsp_out_ready_i),
     .out_port_o  (rsp_out_port_o),
     .out_flit_o  (rsp_out_flit_o),
-    .lk_hit_i    (lk_hit[1]),
-    .lk_idx_i    (lk_idx[1]),
-    .lk_ports_i  (lk_ports[1]),
-    .lk_expect_i (lk_expect[1]),
-    .lk_home_i   (lk_home[1]),
-    .lk_root_i   (lk_root[1]),
-    .lk_dtype_i  (lk_dtype[1]),
-    .hdr_o       (hdr[1]),
-    .drop_o      (drop[1]),
-    .hit_o       (hit[1]),
-    .copy_o      (copy[1]),
-    .stall_o     (stall[1])
+    .lk_hit_i       (rsp_lk_hit),
+    .lk_idx_i       (rsp_lk_idx),
+    .lk_expect_i    (rsp_lk_expect),
+    .lk_home_i      (rsp_lk_home),
+    .lk_dest_i      (rsp_lk_dest),
+    .lk_dtype_bad_i (rsp_lk_dtype_bad),
+    .fate_o         (rsp_fate),
+    .drop_o         (rsp_drop),
+    .hit_o          (rsp_hit),
+    .port_o         (rsp_port),
+    .copy_o         (rsp_copy),
+    .stall_o        (rsp_stall)
   );
 
   // ---------------------------------------------------------------- counters, status
-  logic [1:0] kept, bad, lost;
+  logic req_kept, req_bad, req_lost, rsp_kept, rsp_bad, rsp_lost;
   always_comb begin
-    for (int k = 0; k < 2; k++) begin
-      kept[k] = hdr[k] && drop[k] == 4'd0;
-      bad[k]  = drop[k] >= 4'd1 && drop[k] <= 4'd8;   // malformed (mcr::malformed)
-      lost[k] = drop[k] == 4'd9 || drop[k] == 4'd10;  // no route (mcr::no_route)
-    end
-    malformed_o = |bad;
-    noroute_o   = |lost;
+    req_kept    = req_fate && req_drop == 4'd0;
+    req_bad     = req_drop >= 4'd1 && req_drop <= 4'd8;   // malformed (mcr::malformed)
+    req_lost    = req_drop == 4'd9 || req_drop == 4'd10;  // no route (mcr::no_route)
+    rsp_kept    = rsp_fate && rsp_drop == 4'd0;
+    rsp_bad     = rsp_drop >= 4'd1 && rsp_drop <= 4'd8;
+    rsp_lost    = rsp_drop == 4'd9 || rsp_drop == 4'd10;
+    malformed_o = req_bad || rsp_bad;
+    noroute_o   = req_lost || rsp_lost;
   end
 
   logic [STAT_W-1:0] mcast_q, miss_q, copies_q, stall_q, refused_q, malformed_q, noroute_q;
@@ -305,9 +336,15 @@ module mcr_table_core #(
   logic              drop_class_q;
   logic [PORT_W-1:0] drop_port_q;
 
+  // c + a + b: c + 1 and c + 2 made from the register, then picked by the
+  // late events (they come from the lookup), not the events fed into an
+  // adder's carry.
   function automatic logic [STAT_W-1:0] add2(input logic [STAT_W-1:0] c, input logic a,
                                              input logic b);
-    add2 = c + STAT_W'(a) + STAT_W'(b);
+    logic [STAT_W-1:0] c1, c2;
+    c1 = c + STAT_W'(1);
+    c2 = c + STAT_W'(2);
+    add2 = (a && b) ? c2 : (a || b) ? c1 : c;
   endfunction
 
   always_ff @(posedge clk_i) begin
@@ -324,23 +361,23 @@ module mcr_table_core #(
       drop_class_q <= 1'b0;
       drop_port_q  <= '0;
     end else begin
-      mcast_q     <= add2(mcast_q, kept[0] && hit[0], kept[1] && hit[1]);
-      miss_q      <= add2(miss_q, kept[0] && !hit[0], kept[1] && !hit[1]);
-      copies_q    <= add2(copies_q, copy[0], copy[1]);
-      stall_q     <= add2(stall_q, stall[0], stall[1]);
-      malformed_q <= add2(malformed_q, bad[0], bad[1]);
-      noroute_q   <= add2(noroute_q, lost[0], lost[1]);
+      mcast_q     <= add2(mcast_q, req_kept && req_hit, rsp_kept && rsp_hit);
+      miss_q      <= add2(miss_q, req_kept && !req_hit, rsp_kept && !rsp_hit);
+      copies_q    <= add2(copies_q, req_copy, rsp_copy);
+      stall_q     <= add2(stall_q, req_stall, rsp_stall);
+      malformed_q <= add2(malformed_q, req_bad, rsp_bad);
+      noroute_q   <= add2(noroute_q, req_lost, rsp_lost);
       if (refused_o) refused_q <= refused_q + 1'b1;
       if (cmd) cmd_code_q <= code;
       // The last drop; the request class's when both drop in one cycle.
-      if (drop[0] != 4'd0) begin
-        drop_cause_q <= drop[0];
+      if (req_drop != 4'd0) begin
+        drop_cause_q <= req_drop;
         drop_class_q <= 1'b0;
-        drop_port_q  <= req_in_port_i;
-      end else if (drop[1] != 4'd0) begin
-        drop_cause_q <= drop[1];
+        drop_port_q  <= req_port;
+      end else if (rsp_drop != 4'd0) begin
+        drop_cause_q <= rsp_drop;
         drop_class_q <= 1'b1;
-        drop_port_q  <= rsp_in_port_i;
+        drop_port_q  <= rsp_port;
       end
     end
   end

@@ -62,6 +62,7 @@ package mcr_table_reg_pkg;
     logic [5:0] param_size_ports;
     logic [6:0] param_size_regions;
     logic [4:0] param_size_max_len;
+    logic [3:0] param_size_slots;
     logic [9:0] param_widths_flit_w;
     logic [5:0] param_widths_stat_w;
     logic busy;

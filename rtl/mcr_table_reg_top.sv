@@ -176,6 +176,7 @@ module mcr_table_reg_top (
     rdata[5:0] = rdata[5:0] | ({6{hit[25]}} & hw2reg_i.param_size_ports);
     rdata[14:8] = rdata[14:8] | ({7{hit[25]}} & hw2reg_i.param_size_regions);
     rdata[20:16] = rdata[20:16] | ({5{hit[25]}} & hw2reg_i.param_size_max_len);
+    rdata[27:24] = rdata[27:24] | ({4{hit[25]}} & hw2reg_i.param_size_slots);
     rdata[9:0] = rdata[9:0] | ({10{hit[26]}} & hw2reg_i.param_widths_flit_w);
     rdata[21:16] = rdata[21:16] | ({6{hit[26]}} & hw2reg_i.param_widths_stat_w);
   end

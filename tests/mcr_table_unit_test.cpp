@@ -444,8 +444,10 @@ TEST(McrTableCore, TheDocumentedCycleTable) {
   EXPECT_EQ(r.core.eval(r.in).stat_stall, 1u);
 }
 
-// Two slots: unicast packets of L data flits (and header-only ones) flow at
-// one flit a cycle in and out, and the latency of a packet is its length + 1.
+// SLOTS = 3: unicast packets of L data flits (and header-only ones) flow at
+// one flit a cycle in and out; a packet leaves in the cycle after its last
+// flit, two cycles after its header at the earliest (the lookup, then its
+// fate).
 TEST(McrTableCore, BackToBackUnicastAtOneFlitACycle) {
   for (unsigned len : {0u, 1u, 4u}) {
     SCOPED_TRACE(len);
@@ -462,9 +464,55 @@ TEST(McrTableCore, BackToBackUnicastAtOneFlitACycle) {
         ASSERT_TRUE(r.last.req_in_ready) << "cycle " << cycles;
       }
     }
-    EXPECT_EQ(first_out, len + 2) << "store and forward: out in the cycle after the last flit";
-    EXPECT_EQ(cycles, n * (len + 1) + len + 1);
+    EXPECT_EQ(first_out, len + 2 + (len == 0))
+        << "out in the cycle after the last flit, two after the header at the earliest";
+    EXPECT_EQ(cycles, first_out + n * (len + 1) - 1) << "then one flit a cycle";
   }
+}
+
+// SLOTS = 2: header-only packets at two in three cycles (a slot is held for
+// the header's cycle, its fate's and its copy's); packets with data still
+// at one flit a cycle.
+TEST(McrTableCore, TwoSlotsHeaderOnlyAtTwoInThree) {
+  McrTableParams p;
+  p.slots = 2;
+  for (unsigned len : {0u, 2u}) {
+    SCOPED_TRACE(len);
+    Rig r(p);
+    const unsigned n = 30;
+    for (unsigned i = 0; i < n; ++i)
+      r.send(0, header(len ? Op::write : Op::read, kBase + 64 * i, len ? len : 1, 1), 0);
+    unsigned cycles = 0;
+    while (r.out[0].size() < n * (len + 1) && cycles < 1000) {
+      r.cycle();
+      ++cycles;
+    }
+    if (len) {
+      EXPECT_EQ(cycles, n * (len + 1) + len + 1);
+    } else {
+      EXPECT_EQ(cycles, 3 * n / 2 + 1);
+    }
+  }
+}
+
+// A dropped packet keeps its place: the packet behind it waits until it is
+// retired at the head (one cycle, nothing sent); the drop shows in STATUS
+// and the counters from the cycle after its header (its fate's edge).
+TEST(McrTableCore, ADroppedPacketIsRetiredInOrder) {
+  Rig r;
+  r.send(0, header(Op::write, kBase, 2, 8), 0);  // no route: dst = PORTS
+  r.send(0, header(Op::write, kBase + 64, 1, 3), 0);
+  std::string got;
+  for (int c = 0; c < 8; ++c) {
+    const McrTableCoreOutputs o = r.cycle();
+    got += o.req_out_valid ? char('0' + o.req_out_port) : (o.noroute ? 'x' : '.');
+  }
+  // 0: its header; 1: its fate (no route: the event), a data flit; 2: the
+  // last, all in; 3: the drop retired, the next header; 4: its fate, its
+  // data flit, all in; 5, 6: its copy to port 3.
+  EXPECT_EQ(got, ".x...33.");
+  EXPECT_EQ(r.core.eval(r.in).stat_noroute, 1u);
+  EXPECT_EQ(r.core.eval(r.in).drop_cause, unsigned(Drop::no_route));
 }
 
 // A multicast to every other port with each port's ready toggling: every
@@ -516,7 +564,7 @@ TEST(McrTableCore, AStalledRequestClassDoesNotBlockResponses) {
   r.run(30);
   EXPECT_TRUE(r.out[0].empty());
   EXPECT_EQ(r.copy_ports(1), (std::vector<unsigned>{3, 3, 3, 3}));
-  EXPECT_FALSE(r.last.req_in_ready) << "both request slots full";
+  EXPECT_FALSE(r.last.req_in_ready) << "the request slots full";
 }
 
 // The block: a region programmed through the registers (the staging window
@@ -558,7 +606,7 @@ TEST(McrTableBlock, ARegionThroughTheRegisters) {
   EXPECT_EQ(rd(T3_MCR_TABLE_A_INTR_STATE), T3_MCR_TABLE_R_INTR_STATE_REFUSED_MASK);
   w(T3_MCR_TABLE_A_RGN_IDX, 6);
   EXPECT_EQ(rd(T3_MCR_TABLE_A_RGN_RD_ATTR), 0u) << "an empty entry reads 0";
-  EXPECT_EQ(rd(T3_MCR_TABLE_A_PARAM_SIZE), 8u | 8u << 8 | 4u << 16);
+  EXPECT_EQ(rd(T3_MCR_TABLE_A_PARAM_SIZE), 8u | 8u << 8 | 4u << 16 | 3u << 24);
   EXPECT_EQ(rd(T3_MCR_TABLE_A_PARAM_WIDTHS), 128u | 32u << 16);
 }
 

@@ -94,6 +94,7 @@ struct McrTableGlue {
     h.param_size_ports = uint32_t(p.ports);
     h.param_size_regions = uint32_t(p.regions);
     h.param_size_max_len = uint32_t(p.max_len);
+    h.param_size_slots = uint32_t(p.slots);
     h.param_widths_flit_w = uint32_t(p.flit_w);
     h.param_widths_stat_w = uint32_t(p.stat_w);
     h.busy = uint32_t(0);

@@ -62,7 +62,7 @@ inline unsigned rr_pick(uint64_t cand, unsigned last) {
 }  // namespace
 
 McrTableCore::McrTableCore(const McrTableParams& p)
-    : p_((p.validate(), p)), path_{Path(2 * p.max_len), Path(2 * p.max_len)} {
+    : p_((p.validate(), p)), path_{Path(p.slots * p.max_len), Path(p.slots * p.max_len)} {
   stat_mask_ = low_mask(p_.stat_w);
   port_mask_ = low_mask(p_.ports);
   pin_mask_ = low_mask(p_.port_w());
@@ -74,9 +74,9 @@ void McrTableCore::reset() {
   for (Region& r : rgn_) r = Region{};
   for (Path& P : path_) {
     for (Slot& s : P.slot) s = Slot{};
-    P.wr = P.rd = 0;
-    P.disc = P.mid = false;
-    P.disc_left = P.fill = P.port = P.oidx = 0;
+    P.wr = P.rd = P.left = P.fill = P.pend_slot = P.port = P.oidx = 0;
+    P.pend = P.mid = false;
+    P.lk = Lookup{};
     P.last = p_.ports;  // port 0 first after reset
   }
   cmd_code_ = drop_cause_ = drop_port_ = 0;
@@ -125,52 +125,50 @@ mcr::Cmd McrTableCore::command(const McrRegionStage& s, bool add, bool remove) c
   return Cmd::ok;
 }
 
-// The header's fate, decided in the cycle it is taken: the checks of
-// docs/packet.md, this block's own, the region lookup (once, on the table
-// as it is in this cycle) and the routing rules (docs/blocks/mcr_table.md,
-// "Routing").
-void McrTableCore::classify(unsigned k, const Wide& flit, unsigned in_port, PathDecision& d) const {
+// A header's lookup, in the cycle it is taken: docs/packet.md's checks, the
+// block's own on the header alone, the region it falls in (once, on the
+// table as it is in this cycle), that region's route for the opcode
+// (docs/blocks/mcr_table.md, "Routing") and its copies' header.
+void McrTableCore::lookup(unsigned k, const Wide& flit, unsigned in_port, PathDecision& d) const {
   using mcr::Drop;
   const pkt::Header h = pkt::unpack(flit);
-  d.len = pkt::wire_flits(h) - 1;
-  Drop c = Drop(pkt::check(h, p_.max_len, p_.flit_w));
-  if (c == Drop::none && unsigned(pkt::vc_of(h.op)) != k) c = Drop::wrong_class;
-  if (c == Drop::none && in_port > p_.ports) c = Drop::bad_port;
-  // The lookup: regions never overlap, so at most one matches.
+  Lookup& lk = d.lk;
+  d.nflits = pkt::wire_flits(h) - 1;
+  lk.early = Drop(pkt::check(h, p_.max_len, p_.flit_w));
+  if (lk.early == Drop::none && unsigned(pkt::vc_of(h.op)) != k) lk.early = Drop::wrong_class;
+  if (lk.early == Drop::none && in_port > p_.ports) lk.early = Drop::bad_port;
+  lk.port = in_port;
+  // Regions never overlap: at most one matches.
   unsigned r = 0;
-  bool hit = false;
+  lk.hit = false;
   for (unsigned j = 0; j < p_.regions; ++j)
     if (rgn_[j].valid && ((h.addr ^ rgn_[j].base) & rgn_[j].himask) == 0) {
-      hit = true;
+      lk.hit = true;
       r = j;
     }
   const Region& g = rgn_[r];
-  if (c == Drop::none && hit && pkt::is_reduction(h.op) && h.dtype != g.dtype) c = Drop::rgn_dtype;
+  lk.dtype_bad = lk.hit && pkt::is_reduction(h.op) && h.dtype != g.dtype;
   const uint64_t self = uint64_t{1} << in_port, unit = uint64_t{1} << p_.ports;
-  uint64_t dest = 0;
-  bool by_dst = !hit;
-  if (hit) {
+  lk.rdest = 0;
+  lk.by_dst = !lk.hit;
+  if (lk.hit) {
     switch (pkt::Op(h.op)) {
       case pkt::Op::write:
-      case pkt::Op::result: dest = g.ports & ~self; break;       // every participant but the source
-      case pkt::Op::read: dest = self; break;                       // the local GPU's memory (§IV)
-      case pkt::Op::push: dest = g.root ? unit : uint64_t{1} << g.home; break;
-      case pkt::Op::pull: dest = (g.ports & ~self) | unit; break;   // the participants and the entry
-      case pkt::Op::pull_rsp: dest = unit; break;                   // reduced on its way back
-      case pkt::Op::partial: dest = uint64_t{1} << g.home; break;   // to the home GPU
-      default: by_dst = true; break;                                // READ_RSP, ACK
+      case pkt::Op::result: lk.rdest = g.ports & ~self; break;       // every participant but the source
+      case pkt::Op::read: lk.rdest = self; break;                       // the local GPU's memory (§IV)
+      case pkt::Op::push: lk.rdest = g.root ? unit : uint64_t{1} << g.home; break;
+      case pkt::Op::pull: lk.rdest = (g.ports & ~self) | unit; break;   // the participants and the entry
+      case pkt::Op::pull_rsp: lk.rdest = unit; break;                   // reduced on its way back
+      case pkt::Op::partial: lk.rdest = uint64_t{1} << g.home; break;   // to the home GPU
+      default: lk.by_dst = true; break;                                 // READ_RSP, ACK
     }
   }
-  if (by_dst) dest = h.dst < p_.ports ? uint64_t{1} << h.dst : 0;
-  if (c == Drop::none && dest == 0) c = by_dst ? Drop::no_route : Drop::no_dest;
-  d.drop = c;
-  d.hit = hit;
-  d.dest = dest;
+  lk.ddest = h.dst < p_.ports ? uint64_t{1} << h.dst : 0;
   // The copies' header: bits 95:0 as taken, the switch-internal fields
   // stamped (0 on a miss), the rest 0 (docs/packet.md).
   d.hdr = Wide{};
   d.hdr.w[0] = flit.w[0];
-  if (hit)
+  if (lk.hit)
     d.hdr.w[1] = (flit.w[1] & 0xFFFFFFFFu) | uint64_t(r) << (pkt::kRgnLsb - 64) |
                  uint64_t(g.expect) << (pkt::kExpectLsb - 64) | uint64_t(g.home) << (pkt::kHomeLsb - 64) |
                  uint64_t{1} << (pkt::kHitLsb - 64);
@@ -178,37 +176,49 @@ void McrTableCore::classify(unsigned k, const Wide& flit, unsigned in_port, Path
     d.hdr.w[1] = flit.w[1] & 0xFFFFFFFFu;
 }
 
+// A header's fate, in the cycle after it was taken, from its lookup: a drop
+// cause in docs/blocks/mcr_table.md's order ("Drops"), or its destinations.
+void McrTableCore::fate(const Lookup& lk, PathDecision& d) const {
+  using mcr::Drop;
+  d.dest = lk.by_dst ? lk.ddest : lk.rdest;
+  if (lk.early != Drop::none) d.drop = lk.early;
+  else if (lk.dtype_bad) d.drop = Drop::rgn_dtype;
+  else if (d.dest == 0) d.drop = lk.by_dst ? Drop::no_route : Drop::no_dest;
+  else d.drop = Drop::none;
+}
+
 void McrTableCore::decide_path(unsigned k, bool rst_n, bool valid, const Wide& flit, unsigned in_port,
                                uint64_t ready, PathDecision& d) const {
   const Path& P = path_[k];
-  const Slot& w = P.slot[P.wr];
-  // Intake: a header needs a free slot; the flits after it are taken as
-  // they come (into the slot, or dropped).
-  d.in_ready = rst_n && (P.disc || w.st != kFull);
+  // Intake: a header needs a free slot (slots are taken in order); the
+  // flits after it are taken as they come.
+  const bool at_header = P.left == 0;
+  d.in_ready = rst_n && (!at_header || !P.slot[P.wr].busy);
   const bool take = valid && d.in_ready;
-  d.disc_take = take && P.disc;
-  d.hdr_take = take && !P.disc && w.st == kFree;
-  d.data_take = take && !P.disc && w.st == kFill;
+  d.hdr_take = take && at_header;
+  d.data_take = take && !at_header;
+  if (d.hdr_take) lookup(k, flit, in_port, d);
+  // The fate of the header taken in the last cycle.
   d.drop = mcr::Drop::none;
-  d.hit = false;
   d.dest = 0;
-  d.len = 0;
-  if (d.hdr_take) classify(k, flit, in_port, d);
-  // Output: a copy's header to a port owed and ready in this cycle, then
-  // its data flits to that port.
+  if (P.pend) fate(P.lk, d);
+  // Output, from the oldest packet once it is whole and its fate known: a
+  // copy's header to a port owed and ready in this cycle, then its data
+  // flits to that port; a dropped packet is retired (a cycle, nothing sent).
   const Slot& r = P.slot[P.rd];
-  d.copy_start = d.stall = d.out_take = d.out_valid = false;
+  d.copy_start = d.stall = d.out_take = d.out_valid = d.retire = false;
   d.out_port = 0;
   if (P.mid) {
     d.out_valid = rst_n;
     d.out_port = P.port;
     d.out_take = d.out_valid && ((ready >> P.port) & 1);
-  } else if (r.st == kFull) {
+  } else if (r.busy && r.done && r.known) {
     const uint64_t cand = r.owed & ready;
+    d.retire = rst_n && r.owed == 0;
     d.out_valid = rst_n && cand != 0;
     if (d.out_valid) d.out_port = rr_pick(cand, P.last);
     d.out_take = d.copy_start = d.out_valid;
-    d.stall = rst_n && cand == 0;
+    d.stall = rst_n && r.owed != 0 && cand == 0;
   }
 }
 
@@ -236,7 +246,7 @@ void McrTableCore::outputs(const McrTableCoreInputs& in, const Decision& d, McrT
     valid = pd.out_valid;
     port = pd.out_port;
     if (P.mid) flit = P.mem.rdata();
-    else if (r.st == kFull) flit = r.hdr;
+    else if (r.busy && r.done && r.known) flit = r.hdr;
     else flit = Wide{};
   }
   o.stat_mcast = stat_mcast_;
@@ -248,10 +258,8 @@ void McrTableCore::outputs(const McrTableCoreInputs& in, const Decision& d, McrT
   o.stat_noroute = stat_noroute_;
   o.cmd_code = cmd_code_;
   o.refused = d.cmd && d.code != mcr::Cmd::ok;
-  o.malformed = (d.path[0].hdr_take && mcr::malformed(d.path[0].drop)) ||
-                (d.path[1].hdr_take && mcr::malformed(d.path[1].drop));
-  o.noroute = (d.path[0].hdr_take && mcr::no_route(d.path[0].drop)) ||
-              (d.path[1].hdr_take && mcr::no_route(d.path[1].drop));
+  o.malformed = mcr::malformed(d.path[0].drop) || mcr::malformed(d.path[1].drop);
+  o.noroute = mcr::no_route(d.path[0].drop) || mcr::no_route(d.path[1].drop);
   o.drop_cause = drop_cause_;
   o.drop_class = drop_class_;
   o.drop_port = drop_port_;
@@ -282,34 +290,40 @@ void McrTableCore::apply_path(unsigned k, const PathDecision& d, const Wide& fli
   const unsigned ml = p_.max_len;
   bool we = false, re = false;
   uint32_t waddr = 0, raddr = 0;
+  // The fate of the header taken in the last cycle.
+  if (P.pend) {
+    Slot& s = P.slot[P.pend_slot];
+    s.owed = d.drop == mcr::Drop::none ? d.dest : 0;
+    s.known = true;
+  }
+  P.pend = d.hdr_take;
   if (d.hdr_take) {
-    if (d.drop != mcr::Drop::none) {
-      P.disc = d.len != 0;
-      P.disc_left = d.len;
-    } else {
-      Slot& s = P.slot[P.wr];
-      s.hdr = d.hdr;
-      s.owed = d.dest;
-      s.len = d.len;
-      P.fill = 0;
-      s.st = d.len ? kFill : kFull;
-      if (!d.len) P.wr ^= 1;
-    }
-  } else if (d.data_take) {
     Slot& s = P.slot[P.wr];
-    we = true;
+    s.busy = true;
+    s.done = d.nflits == 0;
+    s.known = false;
+    s.hdr = d.hdr;
+    s.len = d.nflits;
+    P.pend_slot = P.wr;
+    P.lk = d.lk;
+    P.left = d.nflits;
+    P.fill = 0;
+    if (!d.nflits) P.wr = next_slot(P.wr);
+  } else if (d.data_take) {
+    // Flits past MAX_LEN (a malformed packet's) are taken, not kept.
+    we = P.fill < ml;
     waddr = P.wr * ml + P.fill;
-    if (P.fill + 1 == s.len) {
-      s.st = kFull;
-      P.wr ^= 1;
-    } else {
-      ++P.fill;
+    ++P.fill;
+    if (--P.left == 0) {
+      P.slot[P.wr].done = true;
+      P.wr = next_slot(P.wr);
     }
-  } else if (d.disc_take) {
-    if (--P.disc_left == 0) P.disc = false;
   }
   Slot& r = P.slot[P.rd];
-  if (d.copy_start) {
+  if (d.retire) {
+    r.busy = false;
+    P.rd = next_slot(P.rd);
+  } else if (d.copy_start) {
     r.owed &= ~(uint64_t{1} << d.out_port);
     P.last = d.out_port;
     if (r.len) {
@@ -319,15 +333,15 @@ void McrTableCore::apply_path(unsigned k, const PathDecision& d, const Wide& fli
       re = true;
       raddr = P.rd * ml;
     } else if (!r.owed) {
-      r.st = kFree;
-      P.rd ^= 1;
+      r.busy = false;
+      P.rd = next_slot(P.rd);
     }
   } else if (d.out_take) {  // a data flit of the copy under way
     if (P.oidx + 1 == r.len) {
       P.mid = false;
       if (!r.owed) {
-        r.st = kFree;
-        P.rd ^= 1;
+        r.busy = false;
+        P.rd = next_slot(P.rd);
       }
     } else {
       ++P.oidx;
@@ -343,26 +357,27 @@ void McrTableCore::apply(const McrTableCoreInputs& in, const Decision& d) {
     reset();
     return;
   }
-  apply_path(0, d.path[0], in.req_in_flit);
-  apply_path(1, d.path[1], in.rsp_in_flit);
   auto bump = [this](uint32_t& c, unsigned n) { c = uint32_t((c + n) & stat_mask_); };
   unsigned mcast = 0, miss = 0, bad = 0, lost = 0, copies = 0, stall = 0;
   for (int k = 1; k >= 0; --k) {  // the request class's drop is shown when both drop
     const PathDecision& pd = d.path[k];
+    const Path& P = path_[k];
     copies += pd.copy_start;
     stall += pd.stall;
-    if (!pd.hdr_take) continue;
+    if (!P.pend) continue;
     if (pd.drop == mcr::Drop::none) {
-      mcast += pd.hit;
-      miss += !pd.hit;
+      mcast += P.lk.hit;
+      miss += !P.lk.hit;
       continue;
     }
     bad += mcr::malformed(pd.drop);
     lost += mcr::no_route(pd.drop);
     drop_cause_ = uint32_t(pd.drop);
     drop_class_ = k == 1;
-    drop_port_ = uint32_t((k ? in.rsp_in_port : in.req_in_port) & pin_mask_);
+    drop_port_ = P.lk.port;
   }
+  apply_path(0, d.path[0], in.req_in_flit);
+  apply_path(1, d.path[1], in.rsp_in_flit);
   bump(stat_mcast_, mcast);
   bump(stat_miss_, miss);
   bump(stat_malformed_, bad);

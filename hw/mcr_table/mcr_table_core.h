@@ -12,9 +12,10 @@
 // switch is the region's root, the element type) through a staging window
 // and a command. Each class (requests, responses: separate virtual channels,
 // paper §IV "deadlock avoidance") has its own replication engine, a class
-// path: it takes a packet (header, then its data flits) into one of two
+// path: it takes a packet (header, then its data flits) into one of SLOTS
 // packet slots, looks its address up in the region table once, in the
-// cycle its header is taken, and sends one whole unicast copy per
+// cycle its header is taken, decides its fate (dropped, or the ports it
+// owes a copy) in the next cycle, and sends one whole unicast copy per
 // destination port, one copy after the other ("ingress replication:
 // replicate multicast [as] multiple unicast packet[s held in the] buffer,
 // inject[ed] sequentially [into the] crossbar", §IV), each copy to a port
@@ -172,7 +173,7 @@ class McrTableCore {
   McrRegionRead region(unsigned i) const;
 
  private:
-  static constexpr unsigned kFree = 0, kFill = 1, kFull = 2;
+  static constexpr unsigned kMaxSlots = 8;
   struct Region {
     bool valid = false;
     uint64_t base = 0;
@@ -182,37 +183,52 @@ class McrTableCore {
     uint32_t expect = 0, home = 0, dtype = 0;
     bool root = false;
   };
-  // A packet slot of a class path: the copies' header (stamped), the ports
-  // still owed a copy, the data flits (in the path's buffer).
+  // A header's lookup, made in the cycle it is taken (the rtl's pipeline
+  // register between the lookup and the packet's fate).
+  struct Lookup {
+    mcr::Drop early = mcr::Drop::none;  // docs/packet.md's checks, class, port
+    bool hit = false;
+    bool by_dst = false;     // routed by dst (no region, or ACK / READ_RSP)
+    bool dtype_bad = false;  // a reduction of another type than its region's
+    uint64_t rdest = 0;      // the region's route for the opcode
+    uint64_t ddest = 0;      // port dst (0 when dst >= PORTS)
+    uint32_t port = 0;       // the ingress port
+  };
+  // A packet slot of a class path: the packet from its header until it is
+  // sent whole to every port it owes (or, dropped, retired at the head).
   struct Slot {
-    unsigned st = kFree;
-    Wide hdr;
-    uint64_t owed = 0;
-    unsigned len = 0;
+    bool busy = false;   // holds a packet
+    bool done = false;   // all its flits are in
+    bool known = false;  // its fate is decided
+    Wide hdr;            // the copies' header (stamped)
+    uint64_t owed = 0;   // ports still owed a copy (0: dropped)
+    unsigned len = 0;    // data flits
   };
   // A class path: intake into slot wr, output from slot rd.
   struct Path {
     explicit Path(unsigned depth) : mem(depth) {}
-    Slot slot[2];
+    Slot slot[kMaxSlots];
     unsigned wr = 0, rd = 0;
-    bool disc = false;        // dropping a packet's flits
-    unsigned disc_left = 0;   // flits still to drop
-    unsigned fill = 0;        // data flits of slot wr taken so far
-    bool mid = false;         // a copy's data flits are going out
-    unsigned port = 0;        // ... to this port
-    unsigned oidx = 0;        // the data flit on the pins (the buffer's read word)
-    unsigned last = 0;        // the last port a copy started to (round robin)
-    Mem<Wide> mem;            // 2 * MAX_LEN data flits (rtl/t3_mem.sv)
+    unsigned left = 0;     // data flits of the packet coming in still to come (0: a header is next)
+    unsigned fill = 0;     // data flits of it taken so far
+    bool pend = false;     // a header was taken in the last cycle: its fate is decided in this one
+    unsigned pend_slot = 0;
+    Lookup lk;             // its lookup
+    bool mid = false;      // a copy's data flits are going out
+    unsigned port = 0;     // ... to this port
+    unsigned oidx = 0;     // the data flit on the pins (the buffer's read word)
+    unsigned last = 0;     // the last port a copy started to (round robin)
+    Mem<Wide> mem;         // SLOTS * MAX_LEN data flits (rtl/t3_mem.sv)
   };
   // One class path's cycle.
   struct PathDecision {
-    bool in_ready, hdr_take, data_take, disc_take;
-    mcr::Drop drop;
-    bool hit;
-    uint64_t dest;        // the header's destination ports
-    unsigned len;         // its data flits (for the slot, or to drop)
-    Wide hdr;             // its copies' header
-    bool out_valid, out_take, copy_start, stall;
+    bool in_ready, hdr_take, data_take;
+    Lookup lk;              // the header's lookup (hdr_take)
+    Wide hdr;               // its copies' header
+    unsigned nflits;        // its data flits on the wire
+    mcr::Drop drop;         // the pending header's fate (pend): a drop cause, or none
+    uint64_t dest;          // ... or its destination ports
+    bool out_valid, out_take, copy_start, stall, retire;
     unsigned out_port;
   };
   struct Decision {
@@ -224,7 +240,9 @@ class McrTableCore {
   Decision decide(const McrTableCoreInputs& in) const;
   void decide_path(unsigned k, bool rst_n, bool valid, const Wide& flit, unsigned in_port,
                    uint64_t ready, PathDecision& d) const;
-  void classify(unsigned k, const Wide& flit, unsigned in_port, PathDecision& d) const;
+  void lookup(unsigned k, const Wide& flit, unsigned in_port, PathDecision& d) const;
+  void fate(const Lookup& lk, PathDecision& d) const;
+  unsigned next_slot(unsigned s) const { return s + 1 == p_.slots ? 0 : s + 1; }
   mcr::Cmd command(const McrRegionStage& s, bool add, bool remove) const;
   void outputs(const McrTableCoreInputs& in, const Decision& d, McrTableCoreOutputs& o) const;
   void apply(const McrTableCoreInputs& in, const Decision& d);

@@ -101,6 +101,7 @@ const RegField k_param_size[] = {
     {"ports", 0, 6, RegAccess::ro, 0u},
     {"regions", 8, 7, RegAccess::ro, 0u},
     {"max_len", 16, 5, RegAccess::ro, 0u},
+    {"slots", 24, 4, RegAccess::ro, 0u},
 };
 const RegField k_param_widths[] = {
     {"flit_w", 0, 10, RegAccess::ro, 0u},
@@ -134,7 +135,7 @@ const RegInfo McrTableRegMap::kInfo[kCount] = {
     {"stat_refused", 0x058, false, k_stat_refused, 1},
     {"stat_malformed", 0x05C, false, k_stat_malformed, 1},
     {"stat_noroute", 0x060, false, k_stat_noroute, 1},
-    {"param_size", 0x064, false, k_param_size, 3},
+    {"param_size", 0x064, false, k_param_size, 4},
     {"param_widths", 0x068, false, k_param_widths, 2},
 };
 
@@ -193,6 +194,7 @@ const McrTableRegMap::Hw2RegMember McrTableRegMap::kHw2Reg[] = {
     {25, 0, &McrTableHw2Reg::param_size_ports},
     {25, 1, &McrTableHw2Reg::param_size_regions},
     {25, 2, &McrTableHw2Reg::param_size_max_len},
+    {25, 3, &McrTableHw2Reg::param_size_slots},
     {26, 0, &McrTableHw2Reg::param_widths_flit_w},
     {26, 1, &McrTableHw2Reg::param_widths_stat_w},
 };

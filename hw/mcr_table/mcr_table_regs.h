@@ -109,6 +109,7 @@ struct McrTableHw2Reg {
   uint32_t param_size_ports = 0;  // 6 bits
   uint32_t param_size_regions = 0;  // 7 bits
   uint32_t param_size_max_len = 0;  // 5 bits
+  uint32_t param_size_slots = 0;  // 4 bits
   uint32_t param_widths_flit_w = 0;  // 10 bits
   uint32_t param_widths_stat_w = 0;  // 6 bits
   bool busy = false;

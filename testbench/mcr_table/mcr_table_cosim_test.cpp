@@ -201,7 +201,7 @@ TEST(McrTableCosim, RegistersAfterResetAndTheBuild) {
   const McrTableParams& p = params();
   Bench b;
   EXPECT_EQ(b.status(), 0u);
-  EXPECT_EQ(b.read_reg(T3_MCR_TABLE_A_PARAM_SIZE), p.ports | p.regions << 8 | p.max_len << 16);
+  EXPECT_EQ(b.read_reg(T3_MCR_TABLE_A_PARAM_SIZE), p.ports | p.regions << 8 | p.max_len << 16 | p.slots << 24);
   EXPECT_EQ(b.read_reg(T3_MCR_TABLE_A_PARAM_WIDTHS), p.flit_w | p.stat_w << 16);
   EXPECT_EQ(b.read_reg(T3_MCR_TABLE_A_RGN_RD_ATTR), 0u);
   EXPECT_TRUE(b.write_reg(T3_MCR_TABLE_A_RGN_PORTS, ~0u));
@@ -414,13 +414,13 @@ TEST(McrTableCosim, TheDocumentedCycleTable) {
 
 // A blocked port holds back only its own copy: every other owed port gets
 // its copy, then the blocked one once it is ready; meanwhile the other
-// class goes on, and the path takes a second packet and then refuses.
+// class goes on, and the path takes SLOTS packets and then refuses.
 TEST(McrTableCosim, ABlockedPortHoldsOnlyItsCopy) {
   const McrTableParams& p = params();
   Bench b;
   const uint32_t all = uint32_t(low_mask(p.ports));
   ASSERT_EQ(b.add(0, kBase, kSize, all), 0u);
-  for (int i = 0; i < 3; ++i) b.send(0, header(Op::write, kBase, 1), 0);
+  for (unsigned i = 0; i <= p.slots; ++i) b.send(0, header(Op::write, kBase, 1), 0);
   for (int i = 0; i < 3; ++i) b.send(1, header(Op::ack, kBase + kSize, 1, p.ports - 1), 0);
   b.in().req_out_ready = all_ready() & ~uint64_t{2};  // port 1 blocked
   b.idle(60);
@@ -428,15 +428,16 @@ TEST(McrTableCosim, ABlockedPortHoldsOnlyItsCopy) {
   for (unsigned port = 2; port < p.ports; ++port) want.push_back(port);
   EXPECT_EQ(b.ports(0), want);
   EXPECT_EQ(b.copies(1).size(), 3u) << "responses are not held back";
-  EXPECT_FALSE(b.out().req_in_ready) << "two packets buffered";
+  EXPECT_FALSE(b.out().req_in_ready) << "SLOTS packets held";
+  EXPECT_EQ(b.sb().held(0), p.slots);
   EXPECT_GE(b.sb().coverage().stall_cycles, 40u);
   b.drain();
-  EXPECT_EQ(b.copies(0).size(), 3u * (p.ports - 1));
+  EXPECT_EQ(b.copies(0).size(), (p.slots + 1) * (p.ports - 1));
 }
 
 // A packet looks the table up once, in the cycle its header is taken: a
 // header in the cycle of a command's pulse sees the table before it; a
-// packet buffered when its region is removed keeps its copies.
+// packet held when its region is removed keeps its copies.
 TEST(McrTableCosim, TheTableIsReadOnceAtTheHeader) {
   const McrTableParams& p = params();
   Bench b;
@@ -478,14 +479,15 @@ TEST(McrTableCosim, TheTableIsReadOnceAtTheHeader) {
 TEST(McrTableCosim, ResetInTheMiddleOfTraffic) {
   Bench b;
   ASSERT_EQ(b.add(0, kBase, kSize, 0b110), 0u);
-  for (int i = 0; i < 3; ++i) b.send(0, header(Op::write, kBase, params().max_len), 0);
+  const unsigned n = params().slots;
+  for (unsigned i = 0; i < n; ++i) b.send(0, header(Op::write, kBase, params().max_len), 0);
   b.in().req_out_ready = 0b10;
-  b.idle(2 * (params().max_len + 1) + 3);
-  EXPECT_EQ(b.sb().buffered(0), 2u);
+  b.idle(n * (params().max_len + 1) + 3);
+  EXPECT_EQ(b.sb().held(0), n);
   b.restart(1);
   EXPECT_FALSE(b.out().req_in_ready) << "nothing taken in a reset cycle";
   EXPECT_FALSE(b.out().req_out_valid) << "nothing sent in a reset cycle";
-  EXPECT_EQ(b.sb().buffered(0), 0u);
+  EXPECT_EQ(b.sb().held(0), 0u);
   b.idle(1);
   EXPECT_EQ(b.out().stat_mcast, 0u);
   EXPECT_EQ(b.read_reg(T3_MCR_TABLE_A_RGN_RD_ATTR), 0u);

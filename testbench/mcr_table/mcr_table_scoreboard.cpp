@@ -183,7 +183,8 @@ std::optional<uint32_t> McrTableScoreboard::ro(unsigned r) const {
     case McrTableReg::param_size:
       return put(p_.ports, T3_MCR_TABLE_R_PARAM_SIZE_PORTS_SHIFT, T3_MCR_TABLE_R_PARAM_SIZE_PORTS_MASK) |
              put(p_.regions, T3_MCR_TABLE_R_PARAM_SIZE_REGIONS_SHIFT, T3_MCR_TABLE_R_PARAM_SIZE_REGIONS_MASK) |
-             put(p_.max_len, T3_MCR_TABLE_R_PARAM_SIZE_MAX_LEN_SHIFT, T3_MCR_TABLE_R_PARAM_SIZE_MAX_LEN_MASK);
+             put(p_.max_len, T3_MCR_TABLE_R_PARAM_SIZE_MAX_LEN_SHIFT, T3_MCR_TABLE_R_PARAM_SIZE_MAX_LEN_MASK) |
+             put(p_.slots, T3_MCR_TABLE_R_PARAM_SIZE_SLOTS_SHIFT, T3_MCR_TABLE_R_PARAM_SIZE_SLOTS_MASK);
     case McrTableReg::param_widths:
       return put(p_.flit_w, T3_MCR_TABLE_R_PARAM_WIDTHS_FLIT_W_SHIFT, T3_MCR_TABLE_R_PARAM_WIDTHS_FLIT_W_MASK) |
              put(p_.stat_w, T3_MCR_TABLE_R_PARAM_WIDTHS_STAT_W_SHIFT, T3_MCR_TABLE_R_PARAM_WIDTHS_STAT_W_MASK);
@@ -200,24 +201,27 @@ void McrTableScoreboard::check_path(unsigned k, bool valid, const Wide& flit_in,
   Out& O = out_[k];
   ev_drop_[k] = 0;
   ev_kept_[k] = false;
+  ev_hit_[k] = false;
 
-  // ---- intake: mid-packet always; a header while fewer than two are buffered
-  const bool want_ready = rst_n && (I.left > 0 || q.size() < 2);
+  // ---- intake: mid-packet always; a header while fewer than SLOTS are held
+  const bool want_ready = rst_n && (I.left > 0 || q.size() < p_.slots);
   if (in_ready != want_ready)
     err << cls << "_in_ready_o = " << in_ready << ", expected " << want_ready << " ("
-        << q.size() << " packets buffered, " << I.left << " flits of a packet to come); ";
+        << q.size() << " packets held, " << I.left << " flits of a packet to come); ";
   if (rst_n && valid && !want_ready) ++cov_.full_refusals;
 
-  // ---- output
+  // ---- output: the oldest packet, once whole and its fate known
   Pkt* head = q.empty() ? nullptr : &q.front();
-  bool want_valid = false, boundary = false;
+  bool want_valid = false, boundary = false, retire = false;
   unsigned want_port = 0;
   const Wide* want_flit = nullptr;
   if (O.in_copy) {
     want_valid = rst_n;
     want_port = O.port;
     want_flit = &head->data[O.next];
-  } else if (head && head->whole) {
+  } else if (head && head->whole && head->known && head->why) {
+    retire = rst_n;  // a dropped packet: retired, nothing sent
+  } else if (head && head->whole && head->known) {
     boundary = true;
     const uint64_t cand = head->owed & ready;
     want_valid = rst_n && cand != 0;
@@ -240,6 +244,8 @@ void McrTableScoreboard::check_path(unsigned k, bool valid, const Wide& flit_in,
           << ")";
     else if (O.in_copy)
       err << " (in a copy to port " << O.port << ")";
+    else if (retire)
+      err << " (a dropped packet retired)";
     err << "; ";
   } else if (want_valid) {
     if (out_port != want_port)
@@ -256,8 +262,11 @@ void McrTableScoreboard::check_path(unsigned k, bool valid, const Wide& flit_in,
   }
   if (!rst_n) return;
 
-  // ---- the edge: a flit out
-  if (want_valid && ((ready >> want_port) & 1)) {
+  // ---- the edge: a flit out, or a dropped packet retired
+  if (retire) {
+    ++cov_.retired;
+    q.pop_front();
+  } else if (want_valid && ((ready >> want_port) & 1)) {
     if (!O.in_copy) {
       ++ev_copies_;
       ++cov_.copies_sent;
@@ -278,49 +287,55 @@ void McrTableScoreboard::check_path(unsigned k, bool valid, const Wide& flit_in,
     ++cov_.mid_copy_waits;
   }
 
+  // ---- the edge: the fate of the packet whose header came in the last cycle
+  if (I.pend) {
+    Pkt& pk = q.back();
+    pk.known = true;
+    I.pend = false;
+    ev_port_[k] = pk.port;
+    if (pk.why) {
+      ev_drop_[k] = pk.why;
+      ++cov_.drops[pk.why];
+      if (pk.flits > p_.max_len) ++cov_.long_drops;
+    } else {
+      ev_kept_[k] = true;
+      ev_hit_[k] = pk.hit;
+    }
+  }
+
   // ---- the edge: a flit in
   if (!(valid && want_ready)) return;
   Wide flit = flit_in;
   flit.truncate(p_.flit_w);
-  if (I.left > 0) {  // a data flit (or one of a dropped packet)
+  if (I.left > 0) {  // a data flit (kept only for a packet that is sent)
     --I.left;
-    if (!I.drop) {
-      q.back().data.push_back(flit);
-      if (I.left == 0) q.back().whole = true;
-    }
+    Pkt& pk = q.back();
+    if (!pk.why) pk.data.push_back(flit);
+    if (I.left == 0) pk.whole = true;
     return;
   }
   ++taken_[k];
   const pkt::Header h = pkt::unpack(flit);
   const unsigned after = known(h.op) && !carries_data(h.op) ? 0 : h.len;  // docs/packet.md
-  uint64_t owed = 0;
+  Pkt pk;
   pkt::Header stamped;
-  bool hit = false;
-  const unsigned why = classify(k, h, in_port, &owed, &stamped, &hit);
-  ev_port_[k] = in_port;
+  pk.why = classify(k, h, in_port, &pk.owed, &stamped, &pk.hit);
+  pk.port = in_port;
+  pk.flits = after;
+  pk.whole = after == 0;
   if (in_port == p_.ports) ++cov_.from_unit;
   I.left = after;
-  I.drop = why != 0;
-  if (why) {
-    ev_drop_[k] = why;
-    ++cov_.drops[why];
-    if (after > p_.max_len) ++cov_.long_drops;
-    return;
+  I.pend = true;
+  if (!pk.why) {
+    (pk.hit ? cov_.kept_hit : cov_.kept_miss)[h.op] += 1;
+    ++cov_.copies[__builtin_popcountll(pk.owed)];
+    for (const McrRegion& r : table_)
+      if (r.size && (h.addr == r.base || h.addr + p_.flit_w / 8 == r.base + r.size ||
+                     h.addr + p_.flit_w / 8 == r.base || h.addr == r.base + r.size))
+        ++cov_.region_edges;
+    pk.hdr = pkt::pack(stamped);
+    pk.data.reserve(after);
   }
-  ev_kept_[k] = true;
-  ev_hit_[k] = hit;
-  (hit ? cov_.kept_hit : cov_.kept_miss)[h.op] += 1;
-  ++cov_.copies[__builtin_popcountll(owed)];
-  for (const McrRegion& r : table_)
-    if (r.size && (h.addr == r.base || h.addr + p_.flit_w / 8 == r.base + r.size ||
-                   h.addr + p_.flit_w / 8 == r.base || h.addr == r.base + r.size))
-      ++cov_.region_edges;
-  Pkt pk;
-  pk.hdr = pkt::pack(stamped);
-  pk.flits = after;
-  pk.owed = owed;
-  pk.whole = after == 0;
-  pk.data.reserve(after);
   q.push_back(std::move(pk));
 }
 

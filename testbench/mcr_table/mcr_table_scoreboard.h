@@ -9,17 +9,23 @@
 //
 // Every cycle it checks, per class:
 //   - in_ready: high in the middle of a packet; at a header, high while fewer
-//     than two packets are buffered (a packet is buffered from its header to
-//     the last flit of its last copy); never in a reset cycle;
+//     than SLOTS packets are held (a packet is held from its header until
+//     the last flit of its last copy is taken, or, dropped, until it is
+//     retired); never in a reset cycle;
+//   - a packet's fate (dropped, or the ports it owes a copy) takes effect in
+//     the cycle after its header (the counters, STATUS and the interrupts
+//     from that cycle's edge);
 //   - the output: packets leave in the order they came, each as one whole
 //     copy per destination port, one copy after the other; a copy's header
 //     is the packet's with the region's fields stamped, its data flits are
-//     the packet's, all to the copy's port; a packet's copies start once
-//     the whole packet is in (the cycle after its last flit), and at a copy
-//     boundary a copy starts exactly when one of the ports still owed is
-//     ready, to the first such port after the last port a copy of this
-//     class started to (port 0 first after reset) - so a blocked port never
-//     holds back the others; in the middle of a copy its next flit is shown;
+//     the packet's, all to the copy's port; the oldest packet is served once
+//     all of it is in and its fate known (from the cycle after its last flit,
+//     two cycles after its header at the earliest): a dropped one is retired
+//     in one cycle, nothing sent; for a kept one, at a copy boundary a copy
+//     starts exactly when one of the ports still owed is ready, to the first
+//     such port after the last port a copy of this class started to (port 0
+//     first after reset) - so a blocked port never holds back the others; in
+//     the middle of a copy its next flit is shown;
 //   - every counter (pins, every cycle), the command codes and refusals, the
 //     last drop, the region read-back and every register access's answer
 //     (reg_shadow.h), and the interrupt line.
@@ -76,6 +82,7 @@ struct McrCoverage {
   uint64_t region_edges = 0;                         // packets at a region's first or last flit
   uint64_t wraps = 0;                                // counter wraps seen
   uint64_t rr_skips = 0;                             // copies that went around a blocked owed port
+  uint64_t retired = 0;                              // dropped packets retired at the head
 };
 
 class McrTableScoreboard {
@@ -88,9 +95,11 @@ class McrTableScoreboard {
 
   const McrShadow& regs() const { return regs_; }
   const McrCoverage& coverage() const { return cov_; }
-  // Packets buffered (taken and not yet sent whole to every port), per class.
-  size_t buffered(unsigned k) const { return q_[k].size(); }
-  bool idle() const { return q_[0].empty() && q_[1].empty() && !in_[0].left && !in_[1].left; }
+  // Packets held (taken and not yet sent whole to every port or retired), per class.
+  size_t held(unsigned k) const { return q_[k].size(); }
+  bool idle() const {
+    return q_[0].empty() && q_[1].empty() && !in_[0].left && !in_[1].left && !in_[0].pend && !in_[1].pend;
+  }
   // The regions in force, by index (size 0: none).
   const std::vector<McrRegion>& table() const { return table_; }
   uint64_t taken(unsigned k) const { return taken_[k]; }
@@ -102,10 +111,14 @@ class McrTableScoreboard {
     unsigned flits = 0;      // data flits it has
     uint64_t owed = 0;       // ports still owed a copy
     bool whole = false;      // every flit in (at an edge before this cycle)
+    bool known = false;      // its fate decided (at an edge before this cycle)
+    unsigned why = 0;        // dropped: the cause (mcr::Drop); 0 kept
+    bool hit = false;        // its address in a region
+    unsigned port = 0;       // its ingress port
   };
   struct Intake {
     unsigned left = 0;  // flits of the current packet still to come
-    bool drop = false;  // ... dropped
+    bool pend = false;  // the newest packet's fate is decided in this cycle
   };
   struct Out {
     bool in_copy = false;
