@@ -13,8 +13,8 @@
 // and the attributes of the region that matches are read in that same
 // cycle. A region command (the W1P pulse of RGN_CMD) is checked against the
 // staged fields and the whole table in the cycle of its pulse and, unless
-// refused, changes one entry at that edge; a header taken in that cycle is
-// looked up in the table as it was before.
+// refused, changes one entry at the next edge; a header taken before that
+// edge is looked up in the table as it was before.
 //
 // Two class paths (rtl/mcr_table_path.sv), requests and responses, each its
 // own ingress replication engine with its own lookup; the counters, the
@@ -140,8 +140,20 @@ module mcr_table_core #(
   end
 
   // ---------------------------------------------------------------- commands
+  // A command (RGN_CMD's pulse) is checked in the cycle of its pulse against
+  // the staged fields and the table; the answer and the entry to write are
+  // registered, and the table changes at the next edge (the check, 48-bit
+  // compares with every region, and the table's write enables do not fit in
+  // one cycle together). Headers taken in the cycle after the pulse still
+  // see the table before the command.
+  // The size's checks without a 49-bit decrement: q[i] = |size[i:0] (a
+  // log-depth prefix OR); a power of two has no bit with a lower one set
+  // (size & q << 1 == 0), and then the bits below it are ~q and the address
+  // bits the region fixes q[47:0].
   logic        cmd, slot_valid;
-  logic [48:0] size_m1;
+  logic [48:0] q;
+  logic [47:0] size_m1;
+  logic        pow2;
   logic [47:0] new_himask;
   logic [5:0]  new_szl;
   logic        overlap;
@@ -149,10 +161,13 @@ module mcr_table_core #(
   always_comb begin
     cmd        = rst_ni && (cmd_add_i || cmd_remove_i);
     slot_valid = 32'(rgn_idx_i) < REGIONS && valid_q[RIDX_W'(rgn_idx_i)];
-    size_m1    = rgn_size_i - 49'd1;
-    new_himask = ~size_m1[47:0];
+    q = rgn_size_i;
+    for (int d = 1; d < 49; d = d * 2) q = q | (q << d);
+    pow2       = rgn_size_i != '0 && (rgn_size_i & (q << 1)) == '0;
+    size_m1    = ~q[47:0];
+    new_himask = q[47:0];
     new_szl    = '0;
-    for (int i = 0; i < 49; i++) if (rgn_size_i[i]) new_szl = 6'(i);
+    for (int i = 0; i < 49; i++) new_szl = new_szl | ({6{rgn_size_i[i]}} & 6'(i));
     // Two aligned power-of-two regions overlap when one holds the other:
     // their bases agree on the bits above the larger size.
     overlap = 1'b0;
@@ -163,8 +178,8 @@ module mcr_table_core #(
     else if (32'(rgn_idx_i) >= REGIONS)                   code = C_IDX_RANGE;
     else if (cmd_remove_i)                                code = slot_valid ? C_OK : C_IDX_EMPTY;
     else if (slot_valid)                                  code = C_IDX_BUSY;
-    else if (rgn_size_i == '0 || (rgn_size_i & size_m1) != '0) code = C_SIZE;
-    else if ((rgn_base_i & size_m1[47:0]) != '0)          code = C_BASE_ALIGN;
+    else if (!pow2)                                       code = C_SIZE;
+    else if ((rgn_base_i & size_m1) != '0)                code = C_BASE_ALIGN;
     else if (rgn_ports_i == '0)                           code = C_PORTS_EMPTY;
     else if ((rgn_ports_i & ~PORT_MASK) != '0)            code = C_PORTS_RANGE;
     else if (32'(rgn_home_i) >= PORTS)                    code = C_HOME_RANGE;
@@ -173,23 +188,54 @@ module mcr_table_core #(
     else if (rgn_dtype_i == 2'd3)                         code = C_DTYPE;
     else if (overlap)                                     code = C_OVERLAP;
     else                                                  code = C_OK;
-    refused_o = cmd && code != C_OK;
   end
+
+  // The command checked in the last cycle: its answer and its entry.
+  logic              cq_valid_q, cq_add_q;
+  logic [3:0]        cq_code_q;
+  logic [RIDX_W-1:0] cq_idx_q;
+  logic [47:0]       cq_base_q;
+  logic [5:0]        cq_szl_q;
+  logic [PORTS-1:0]  cq_ports_q;
+  logic [7:0]        cq_expect_q;
+  logic [PORT_W-1:0] cq_home_q;
+  logic              cq_root_q;
+  logic [1:0]        cq_dtype_q;
+  always_ff @(posedge clk_i) begin
+    if (!rst_ni) begin
+      cq_valid_q <= 1'b0;
+    end else begin
+      cq_valid_q <= cmd;
+      if (cmd) begin
+        cq_add_q    <= cmd_add_i;
+        cq_code_q   <= code;
+        cq_idx_q    <= RIDX_W'(rgn_idx_i);
+        cq_base_q   <= rgn_base_i;
+        cq_szl_q    <= new_szl;
+        cq_ports_q  <= rgn_ports_i[PORTS-1:0];
+        cq_expect_q <= rgn_expect_i;
+        cq_home_q   <= rgn_home_i[PORT_W-1:0];
+        cq_root_q   <= rgn_root_i;
+        cq_dtype_q  <= rgn_dtype_i;
+      end
+    end
+  end
+  assign refused_o = cq_valid_q && cq_code_q != C_OK;
 
   for (genvar r = 0; r < REGIONS; r++) begin : g_entry
     always_ff @(posedge clk_i) begin
       if (!rst_ni) begin
         valid_q[r] <= 1'b0;
-      end else if (cmd && code == C_OK && 32'(rgn_idx_i) == r) begin
-        valid_q[r] <= cmd_add_i;
-        if (cmd_add_i) begin
-          base_q[r*48 +: 48]         <= rgn_base_i;
-          szl_q[r*6 +: 6]            <= new_szl;
-          ports_q[r*PORTS +: PORTS]  <= rgn_ports_i[PORTS-1:0];
-          expect_q[r*8 +: 8]         <= rgn_expect_i;
-          home_q[r*PORT_W +: PORT_W] <= rgn_home_i[PORT_W-1:0];
-          root_q[r]                  <= rgn_root_i;
-          dtype_q[r*2 +: 2]          <= rgn_dtype_i;
+      end else if (cq_valid_q && cq_code_q == C_OK && 32'(cq_idx_q) == r) begin
+        valid_q[r] <= cq_add_q;
+        if (cq_add_q) begin
+          base_q[r*48 +: 48]         <= cq_base_q;
+          szl_q[r*6 +: 6]            <= cq_szl_q;
+          ports_q[r*PORTS +: PORTS]  <= cq_ports_q;
+          expect_q[r*8 +: 8]         <= cq_expect_q;
+          home_q[r*PORT_W +: PORT_W] <= cq_home_q;
+          root_q[r]                  <= cq_root_q;
+          dtype_q[r*2 +: 2]          <= cq_dtype_q;
         end
       end
     end
@@ -368,7 +414,7 @@ module mcr_table_core #(
       malformed_q <= add2(malformed_q, req_bad, rsp_bad);
       noroute_q   <= add2(noroute_q, req_lost, rsp_lost);
       if (refused_o) refused_q <= refused_q + 1'b1;
-      if (cmd) cmd_code_q <= code;
+      if (cq_valid_q) cmd_code_q <= cq_code_q;
       // The last drop; the request class's when both drop in one cycle.
       if (req_drop != 4'd0) begin
         drop_cause_q <= req_drop;

@@ -41,7 +41,8 @@ module mcr_table_path #(
   localparam int unsigned PORT_W  = $clog2(PORTS + 1),
   localparam int unsigned NOUT    = PORTS + 1,
   localparam int unsigned RIDX_W  = (REGIONS > 1) ? $clog2(REGIONS) : 1,
-  localparam int unsigned FLITS_W = $clog2(MAX_LEN + 1),
+  // at least 1 bit: an out-of-range MAX_LEN = 0 reaches the top's range check
+  localparam int unsigned FLITS_W = (MAX_LEN > 0) ? $clog2(MAX_LEN + 1) : 1,
   localparam int unsigned SIDX_W  = $clog2(SLOTS),
   localparam int unsigned DEPTH   = SLOTS * MAX_LEN,
   localparam int unsigned AW      = (DEPTH > 1) ? $clog2(DEPTH) : 1
@@ -101,9 +102,12 @@ module mcr_table_path #(
   logic [SLOTS*8-1:0]        exp_q;
   logic [SLOTS*PORT_W-1:0]   home_q;
   logic [SLOTS-1:0]          hit_q;
-  logic [SLOTS*NOUT-1:0]     owed_q;   // ports still owed a copy (0: dropped)
+  logic [SLOTS*NOUT-1:0]     owed_q;   // ports owed a copy, as its fate set them (0: dropped)
+  logic [NOUT-1:0]           howed_q;  // the ports slot rd_q still owes (its owed_q less the copies sent)
   logic [SLOTS*FLITS_W-1:0]  len_q;    // data flits
   logic [SIDX_W-1:0]         wr_q, rd_q;
+  logic [SLOTS-1:0]          rd_oh_q;  // rd_q one-hot
+  logic [SLOTS-1:0]          pend_oh_q;  // pend_slot_q one-hot
   logic [7:0]                left_q;   // data flits of the packet coming in still to come
   logic [7:0]                fill_q;   // ... taken so far
   // The lookup of the header taken in the last cycle (its fate is decided in this one).
@@ -165,27 +169,49 @@ module mcr_table_path #(
     else if (dest == '0)      cause = pk_by_dst_q ? D_NO_ROUTE : D_NO_DEST;
     else                      cause = D_NONE;
   end
+  logic [NOUT-1:0] fate_owed;
+  assign fate_owed = (cause == D_NONE) ? dest : '0;
   assign fate_o = pend_q;
   assign drop_o = pend_q ? cause : D_NONE;
   assign hit_o  = pk_hit_q;
   assign port_o = pk_port_q;
 
   // ---------------------------------------------------------------- output
-  logic              head, retire, out_take, copy_start;
-  logic [NOUT-1:0]   owed_r, cand, above, pool, owed_next;
+  logic              head, retire, out_take, copy_start, head_leaves, owed_one, last_flit;
+  logic [NOUT-1:0]   owed_r, cand, above, pool, lower, grant, owed_next, owed_nx;
   logic [PORT_W-1:0] pick;
   logic [FLITS_W-1:0] len_r;
+  // The oldest packet's owed ports are a register of their own (howed_q),
+  // not slot rd_q's read through a mux, and the small per-slot values it
+  // needs are read with a one-hot copy of rd_q (rd_oh_q, few loads): the
+  // copy's start, the round robin and the owed ports' update are the
+  // block's longest path after the lookup.
   always_comb begin
-    owed_r = owed_q[NOUT*rd_q +: NOUT];
-    len_r  = len_q[FLITS_W*rd_q +: FLITS_W];
-    head   = !mid_q && busy_q[rd_q] && done_q[rd_q] && known_q[rd_q];
-    cand   = head ? owed_r & out_ready_i : '0;
-    // Round robin: the first candidate after the last port served, else the first.
+    owed_r  = howed_q;
+    len_r   = '0;
+    owed_nx = '0;  // the next slot's owed ports
+    head    = 1'b0;
+    for (int i = 0; i < SLOTS; i++) begin
+      len_r   = len_r | ({FLITS_W{rd_oh_q[i]}} & len_q[FLITS_W*i +: FLITS_W]);
+      owed_nx = owed_nx | ({NOUT{rd_oh_q[i]}} & owed_q[NOUT*((i + 1) % SLOTS) +: NOUT]);
+      head    = head | (rd_oh_q[i] && busy_q[i] && done_q[i] && known_q[i]);
+    end
+    head = head && !mid_q;
+    cand = head ? owed_r & out_ready_i : '0;
+    // Round robin: the first candidate after the last port served, else the
+    // first; as a one-hot grant (the owed ports lose it without a decode),
+    // and its number for the pins.
     for (int i = 0; i < NOUT; i++) above[i] = cand[i] && PORT_W'(i) > last_q;
-    pool = (above != '0) ? above : cand;
-    pick = '0;
-    for (int i = NOUT - 1; i >= 0; i--) if (pool[i]) pick = PORT_W'(i);
-    owed_next = owed_r & ~(NOUT'(1) << pick);
+    pool  = (above != '0) ? above : cand;
+    lower = '0;
+    for (int i = 1; i < NOUT; i++) lower[i] = lower[i-1] | pool[i-1];
+    grant = pool & ~lower;
+    pick  = '0;
+    for (int i = 0; i < NOUT; i++) pick = pick | ({PORT_W{grant[i]}} & PORT_W'(i));
+    owed_next = owed_r & ~grant;
+    // One port owed: the copy that starts is the last (without the grant).
+    owed_one  = owed_r != '0 && (owed_r & (owed_r - 1'b1)) == '0;
+    last_flit = 32'(oidx_q) + 1 == 32'(len_r);
     retire    = rst_ni && head && owed_r == '0;
     if (mid_q) begin
       out_valid_o = rst_ni;
@@ -198,6 +224,9 @@ module mcr_table_path #(
     end
     copy_start = head && out_valid_o;
     stall_o    = rst_ni && head && owed_r != '0 && cand == '0;
+    // The oldest packet leaves its slot at this edge.
+    head_leaves = retire || (copy_start && len_r == '0 && owed_one) ||
+                  (mid_q && out_take && last_flit && owed_r == '0);
   end
   assign copy_o = copy_start;
 
@@ -248,15 +277,29 @@ module mcr_table_path #(
       fill_q      <= '0;
       pend_q      <= 1'b0;
       pend_slot_q <= '0;
+      pend_oh_q   <= '0;
+      rd_oh_q     <= SLOTS'(1);
       mid_q       <= 1'b0;
       port_q      <= '0;
       oidx_q      <= '0;
+      howed_q     <= '0;
       last_q      <= PORT_W'(PORTS);  // port 0 first after reset
     end else begin
       // The fate of the header taken in the last cycle.
       if (pend_q) begin
-        owed_q[NOUT*pend_slot_q +: NOUT] <= (cause == D_NONE) ? dest : '0;
+        owed_q[NOUT*pend_slot_q +: NOUT] <= fate_owed;
         known_q[pend_slot_q]             <= 1'b1;
+      end
+      // The oldest packet's owed ports: the next slot's when the oldest
+      // leaves (its fate, when that is decided in this cycle), its fate when
+      // the oldest's is decided, less each copy started.
+      if (head_leaves) begin
+        howed_q <= (pend_q && (pend_oh_q & {rd_oh_q[SLOTS-2:0], rd_oh_q[SLOTS-1]}) != '0) ? fate_owed
+                                                                                         : owed_nx;
+      end else if (pend_q && (pend_oh_q & rd_oh_q) != '0) begin
+        howed_q <= fate_owed;
+      end else if (copy_start) begin
+        howed_q <= owed_next;
       end
       // Intake.
       pend_q <= hdr_take;
@@ -271,6 +314,7 @@ module mcr_table_path #(
         hit_q[wr_q]                    <= lk_hit_i;
         len_q[FLITS_W*wr_q +: FLITS_W] <= FLITS_W'(nflits);
         pend_slot_q                    <= wr_q;
+        pend_oh_q                      <= SLOTS'(1) << wr_q;
         pk_early_q                     <= early;
         pk_hit_q                       <= lk_hit_i;
         pk_by_dst_q                    <= by_dst;
@@ -290,30 +334,21 @@ module mcr_table_path #(
         end
       end
       // Output.
-      if (retire) begin
+      if (head_leaves) begin
         busy_q[rd_q] <= 1'b0;
         rd_q         <= next_slot(rd_q);
-      end else if (copy_start) begin
-        owed_q[NOUT*rd_q +: NOUT] <= owed_next;
-        last_q                    <= pick;
+        rd_oh_q      <= {rd_oh_q[SLOTS-2:0], rd_oh_q[SLOTS-1]};
+      end
+      if (copy_start) begin
+        last_q <= pick;
         if (len_r != '0) begin
           mid_q  <= 1'b1;
           port_q <= pick;
           oidx_q <= '0;
-        end else if (owed_next == '0) begin
-          busy_q[rd_q] <= 1'b0;
-          rd_q         <= next_slot(rd_q);
         end
       end else if (mid_q && out_take) begin
-        if (oidx_q + 1'b1 == len_r) begin
-          mid_q <= 1'b0;
-          if (owed_r == '0) begin
-            busy_q[rd_q] <= 1'b0;
-            rd_q         <= next_slot(rd_q);
-          end
-        end else begin
-          oidx_q <= oidx_q + 1'b1;
-        end
+        if (last_flit) mid_q <= 1'b0;
+        else           oidx_q <= oidx_q + 1'b1;
       end
     end
   end

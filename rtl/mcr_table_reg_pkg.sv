@@ -3,7 +3,7 @@
 // The structs through which mcr_table's core meets its register block
 // (rtl/mcr_table_reg_top.sv): reg2hw carries RW and W1C values and W1P
 // pulses to the core, hw2reg carries RO values, W1C set events and busy
-// (never (a region command completes in the cycle of its pulse; nothing is locked)) from it.
+// (never (a region command completes in the two cycles after the write; nothing is locked)) from it.
 package mcr_table_reg_pkg;
 
   localparam int unsigned REG_AW = 12;  // a 4 KiB window: paddr_i's width

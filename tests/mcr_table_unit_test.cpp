@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <deque>
+#include <random>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -61,10 +62,12 @@ struct Rig {
     in.rgn = s;
     in.cmd_add = add;
     in.cmd_remove = remove;
-    const McrTableCoreOutputs o = cycle();
+    cycle();  // the pulse: checked
     in.cmd_add = in.cmd_remove = false;
-    EXPECT_EQ(o.refused, core.eval(in).cmd_code != 0);
-    return Cmd(core.eval(in).cmd_code);
+    const McrTableCoreOutputs o = cycle();  // answered; the table changes at this edge
+    const Cmd c = Cmd(core.eval(in).cmd_code);
+    EXPECT_EQ(o.refused, c != Cmd::ok);
+    return c;
   }
   Cmd add(uint64_t base, uint64_t size, uint32_t ports, unsigned idx = 0, unsigned home = 0,
           bool root = false, unsigned dtype = 0, unsigned expect = 3) {
@@ -328,7 +331,11 @@ TEST(McrTableCore, RoutingOfEveryOpcode) {
     }
     for (size_t i = 0; i < r.out[k].size(); i += flits) {
       EXPECT_EQ(pkt::unpack(r.out[k][i].f), want);
-      for (unsigned j = 1; j < flits; ++j) EXPECT_EQ(r.out[k][i + j].f, data_flit(j)) << "data flit " << j;
+      for (unsigned j = 1; j < flits; ++j) {
+        Wide want = data_flit(j);
+        want.truncate(r.p.flit_w);  // the pins carry FLIT_W bits
+        EXPECT_EQ(r.out[k][i + j].f, want) << "data flit " << j;
+      }
     }
     const McrTableCoreOutputs o = r.core.eval(r.in);
     EXPECT_EQ(o.stat_mcast, c.in_region ? 1u : 0u);
@@ -589,7 +596,8 @@ TEST(McrTableBlock, ARegionThroughTheRegisters) {
   w(T3_MCR_TABLE_A_RGN_PORTS, 0x0F);
   w(T3_MCR_TABLE_A_RGN_ATTR, 4 | 3 << 8 | 1 << 16 | 1 << 24);
   w(T3_MCR_TABLE_A_RGN_CMD, T3_MCR_TABLE_R_RGN_CMD_ADD_MASK);
-  b.step(in);  // the command's pulse
+  b.step(in);  // the command's pulse: checked
+  b.step(in);  // answered, the table written
   EXPECT_EQ(rd(T3_MCR_TABLE_A_STATUS) & T3_MCR_TABLE_R_STATUS_CMD_CODE_MASK, 0u);
   EXPECT_EQ(rd(T3_MCR_TABLE_A_STATUS) >> T3_MCR_TABLE_R_STATUS_COUNT_SHIFT, 1u);
   EXPECT_EQ(rd(T3_MCR_TABLE_A_RGN_RD_BASE_LO), 0u);
@@ -601,6 +609,7 @@ TEST(McrTableBlock, ARegionThroughTheRegisters) {
   // The same again: entry in use.
   w(T3_MCR_TABLE_A_RGN_CMD, T3_MCR_TABLE_R_RGN_CMD_ADD_MASK);
   b.step(in);
+  b.step(in);
   EXPECT_EQ(rd(T3_MCR_TABLE_A_STATUS) & T3_MCR_TABLE_R_STATUS_CMD_CODE_MASK, unsigned(Cmd::idx_busy));
   EXPECT_EQ(rd(T3_MCR_TABLE_A_STAT_REFUSED), 1u);
   EXPECT_EQ(rd(T3_MCR_TABLE_A_INTR_STATE), T3_MCR_TABLE_R_INTR_STATE_REFUSED_MASK);
@@ -608,6 +617,103 @@ TEST(McrTableBlock, ARegionThroughTheRegisters) {
   EXPECT_EQ(rd(T3_MCR_TABLE_A_RGN_RD_ATTR), 0u) << "an empty entry reads 0";
   EXPECT_EQ(rd(T3_MCR_TABLE_A_PARAM_SIZE), 8u | 8u << 8 | 4u << 16 | 3u << 24);
   EXPECT_EQ(rd(T3_MCR_TABLE_A_PARAM_WIDTHS), 128u | 32u << 16);
+}
+
+
+// The block as hw/mcr_table/mcr_table_eval.h runs it (the core on the pins
+// where they are) against the generic RegBlock of hw/common/reg_block.h: the
+// same outputs, register port and interrupt included, in every cycle of
+// random flits, readies and register traffic (regions added and removed),
+// resets among them; and its step() (the kernel-free engine's and the
+// benchmark's) the same again.
+struct GenericGlue : McrTableGlue {};
+
+TEST(McrTableBlock, SameAsTheGenericRegBlock) {
+  McrTableParams p;
+  p.ports = 5;
+  p.regions = 3;
+  p.max_len = 3;
+  p.slots = 2;
+  McrTable fast(p), stepped(p);
+  RegBlock<GenericGlue> generic(p);
+  std::mt19937_64 rng(7);
+  auto same = [](const McrTableOutputs& x, const McrTableOutputs& y) {
+    return x.req_in_ready == y.req_in_ready && x.req_out_valid == y.req_out_valid &&
+           x.req_out_port == y.req_out_port && x.req_out_flit == y.req_out_flit &&
+           x.rsp_in_ready == y.rsp_in_ready && x.rsp_out_valid == y.rsp_out_valid &&
+           x.rsp_out_port == y.rsp_out_port && x.rsp_out_flit == y.rsp_out_flit &&
+           x.stat_mcast == y.stat_mcast && x.stat_miss == y.stat_miss && x.stat_copies == y.stat_copies &&
+           x.stat_stall == y.stat_stall && x.stat_refused == y.stat_refused &&
+           x.stat_malformed == y.stat_malformed && x.stat_noroute == y.stat_noroute && x.intr == y.intr &&
+           x.apb.prdata == y.apb.prdata && x.apb.pready == y.apb.pready && x.apb.pslverr == y.apb.pslverr;
+  };
+  // Register traffic: a write or a read every few cycles, setup then access.
+  const uint32_t regs[] = {T3_MCR_TABLE_A_RGN_IDX,   T3_MCR_TABLE_A_RGN_BASE_LO, T3_MCR_TABLE_A_RGN_SIZE_LO,
+                           T3_MCR_TABLE_A_RGN_PORTS, T3_MCR_TABLE_A_RGN_ATTR,    T3_MCR_TABLE_A_RGN_CMD,
+                           T3_MCR_TABLE_A_STATUS,    T3_MCR_TABLE_A_INTR_ENABLE, T3_MCR_TABLE_A_INTR_STATE,
+                           T3_MCR_TABLE_A_RGN_RD_ATTR};
+  int phase = 0;
+  McrTableInputs in;
+  unsigned hits = 0, copies = 0, accesses = 0;
+  for (int c = 0; c < 60000; ++c) {
+    in.rst_n = c >= 2 && rng() % 8000 != 0;
+    if (phase == 0 && rng() % 4 == 0) {
+      in.apb = ApbRequest{};
+      in.apb.psel = true;
+      in.apb.pwrite = rng() % 2;
+      in.apb.paddr = regs[rng() % 10];
+      const uint32_t v = uint32_t(rng());
+      switch (in.apb.paddr) {
+        case T3_MCR_TABLE_A_RGN_IDX: in.apb.pwdata = v % 4; break;
+        case T3_MCR_TABLE_A_RGN_BASE_LO: in.apb.pwdata = (v % 4) * 0x1000; break;
+        case T3_MCR_TABLE_A_RGN_SIZE_LO: in.apb.pwdata = v % 8 ? 0x1000 : v; break;
+        case T3_MCR_TABLE_A_RGN_ATTR: in.apb.pwdata = v & 0x3000107; break;
+        case T3_MCR_TABLE_A_RGN_CMD: in.apb.pwdata = v % 3 ? 1 : 2; break;
+        default: in.apb.pwdata = v; break;
+      }
+      in.apb.pstrb = in.apb.pwrite ? 0xF : 0;
+      phase = 1;
+    } else if (phase == 1) {
+      in.apb.penable = true;
+      phase = 2;
+    } else if (phase == 2) {
+      in.apb = ApbRequest{};
+      phase = 0;
+      ++accesses;
+    }
+    if (!in.rst_n) {
+      in.apb = ApbRequest{};
+      phase = 0;
+    }
+    for (unsigned k = 0; k < 2; ++k) {
+      bool& valid = k ? in.rsp_in_valid : in.req_in_valid;
+      Wide& flit = k ? in.rsp_in_flit : in.req_in_flit;
+      valid = rng() % 3 != 0;
+      pkt::Header h;
+      const unsigned ops[2][4] = {{1, 2, 3, 4}, {8, 9, 11, 12}};
+      h.op = uint8_t(rng() % 16 ? ops[k][rng() % 4] : rng() % 16);
+      h.len = uint8_t(rng() % 4);
+      h.dst = uint8_t(rng() % 7);
+      h.dtype = uint8_t(rng() % 3);
+      h.addr = (rng() % 0x5000) & ~uint64_t{15};
+      flit = pkt::pack(h);
+      for (unsigned w = 2; w < 4; ++w) flit.w[w] = rng();  // 256 bits a flit
+      (k ? in.rsp_in_port : in.req_in_port) = uint32_t(rng() % 8);
+      (k ? in.rsp_out_ready : in.req_out_ready) = rng() & 0x3F;
+    }
+    const McrTableOutputs a = fast.eval(in), b = generic.eval(in);
+    ASSERT_TRUE(same(a, b)) << "eval, cycle " << c;
+    McrTableOutputs o;
+    stepped.step(in, o);
+    ASSERT_TRUE(same(o, b)) << "step, cycle " << c;
+    fast.clock(in);
+    generic.clock(in);
+    hits += a.req_out_valid && ((in.req_out_ready >> a.req_out_port) & 1);
+    copies = a.stat_copies;
+  }
+  EXPECT_GT(hits, 1000u);
+  EXPECT_GT(accesses, 5000u);
+  (void)copies;
 }
 
 }  // namespace

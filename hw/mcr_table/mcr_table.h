@@ -105,3 +105,6 @@ struct McrTableGlue {
 using McrTable = RegBlock<McrTableGlue>;
 
 }  // namespace t3
+
+// Hand-written additions to the block (hw/mcr_table/mcr_table.yaml: core.include).
+#include "mcr_table/mcr_table_eval.h"

@@ -1,5 +1,7 @@
 #include "mcr_table/mcr_table_core.h"
 
+#include <cstring>
+
 #include "common/bits.h"
 
 namespace t3 {
@@ -49,6 +51,7 @@ const char* name(Drop d) {
 
 namespace {
 
+const Wide kZeroFlit{};
 constexpr uint64_t kAddrMask = low_mask(pkt::kAddrW);  // 48 bits
 constexpr uint64_t kSizeMask = low_mask(pkt::kAddrW + 1);
 
@@ -66,17 +69,23 @@ McrTableCore::McrTableCore(const McrTableParams& p)
   stat_mask_ = low_mask(p_.stat_w);
   port_mask_ = low_mask(p_.ports);
   pin_mask_ = low_mask(p_.port_w());
+  flit_words_ = p_.flit_w / 64;
   out_mask_ = low_mask(p_.nout());
   reset();
 }
 
 void McrTableCore::reset() {
   for (Region& r : rgn_) r = Region{};
+  count_ = 0;
+  ++table_gen_;
+  cq_valid_ = cq_remove_ = false;
+  cq_code_ = mcr::Cmd::ok;
+  cq_stage_ = McrRegionStage{};
   for (Path& P : path_) {
     for (Slot& s : P.slot) s = Slot{};
     P.wr = P.rd = P.left = P.fill = P.pend_slot = P.port = P.oidx = 0;
     P.pend = P.mid = false;
-    P.lk = Lookup{};
+    P.lk = Lookup{};  // zeros
     P.last = p_.ports;  // port 0 first after reset
   }
   cmd_code_ = drop_cause_ = drop_port_ = 0;
@@ -133,7 +142,7 @@ void McrTableCore::lookup(unsigned k, const Wide& flit, unsigned in_port, PathDe
   using mcr::Drop;
   const pkt::Header h = pkt::unpack(flit);
   Lookup& lk = d.lk;
-  d.nflits = pkt::wire_flits(h) - 1;
+  lk.nflits = pkt::wire_flits(h) - 1;
   lk.early = Drop(pkt::check(h, p_.max_len, p_.flit_w));
   if (lk.early == Drop::none && unsigned(pkt::vc_of(h.op)) != k) lk.early = Drop::wrong_class;
   if (lk.early == Drop::none && in_port > p_.ports) lk.early = Drop::bad_port;
@@ -164,16 +173,7 @@ void McrTableCore::lookup(unsigned k, const Wide& flit, unsigned in_port, PathDe
     }
   }
   lk.ddest = h.dst < p_.ports ? uint64_t{1} << h.dst : 0;
-  // The copies' header: bits 95:0 as taken, the switch-internal fields
-  // stamped (0 on a miss), the rest 0 (docs/packet.md).
-  d.hdr = Wide{};
-  d.hdr.w[0] = flit.w[0];
-  if (lk.hit)
-    d.hdr.w[1] = (flit.w[1] & 0xFFFFFFFFu) | uint64_t(r) << (pkt::kRgnLsb - 64) |
-                 uint64_t(g.expect) << (pkt::kExpectLsb - 64) | uint64_t(g.home) << (pkt::kHomeLsb - 64) |
-                 uint64_t{1} << (pkt::kHitLsb - 64);
-  else
-    d.hdr.w[1] = flit.w[1] & 0xFFFFFFFFu;
+  lk.rgn = r;
 }
 
 // A header's fate, in the cycle after it was taken, from its lookup: a drop
@@ -187,8 +187,10 @@ void McrTableCore::fate(const Lookup& lk, PathDecision& d) const {
   else d.drop = Drop::none;
 }
 
-void McrTableCore::decide_path(unsigned k, bool rst_n, bool valid, const Wide& flit, unsigned in_port,
-                               uint64_t ready, PathDecision& d) const {
+// (always_inline: a call each per class and cycle was a tenth of the model's time.)
+[[gnu::always_inline]] inline void McrTableCore::decide_path(unsigned k, bool rst_n, bool valid,
+                                                             const Wide& flit, unsigned in_port,
+                                                             uint64_t ready, PathDecision& d) const {
   const Path& P = path_[k];
   // Intake: a header needs a free slot (slots are taken in order); the
   // flits after it are taken as they come.
@@ -222,18 +224,17 @@ void McrTableCore::decide_path(unsigned k, bool rst_n, bool valid, const Wide& f
   }
 }
 
-McrTableCore::Decision McrTableCore::decide(const McrTableCoreInputs& in) const {
-  Decision d;
-  decide_path(0, in.rst_n, in.req_in_valid, in.req_in_flit, in.req_in_port & pin_mask_,
-              in.req_out_ready & out_mask_, d.path[0]);
-  decide_path(1, in.rst_n, in.rsp_in_valid, in.rsp_in_flit, in.rsp_in_port & pin_mask_,
-              in.rsp_out_ready & out_mask_, d.path[1]);
-  d.cmd = in.rst_n && (in.cmd_add || in.cmd_remove);
-  d.code = d.cmd ? command(in.rgn, in.cmd_add, in.cmd_remove) : mcr::Cmd::ok;
-  return d;
+void McrTableCore::decide(const McrTableDataIn& pins, const McrTableCoreInputs& regs, Decision& d) const {
+  decide_path(0, pins.rst_n, pins.req_in_valid, pins.req_in_flit, pins.req_in_port & pin_mask_,
+              pins.req_out_ready & out_mask_, d.path[0]);
+  decide_path(1, pins.rst_n, pins.rsp_in_valid, pins.rsp_in_flit, pins.rsp_in_port & pin_mask_,
+              pins.rsp_out_ready & out_mask_, d.path[1]);
+  d.cmd = pins.rst_n && (regs.cmd_add || regs.cmd_remove);
+  d.code = d.cmd ? command(regs.rgn, regs.cmd_add, regs.cmd_remove) : mcr::Cmd::ok;
 }
 
-void McrTableCore::outputs(const McrTableCoreInputs& in, const Decision& d, McrTableCoreOutputs& o) const {
+void McrTableCore::outputs(const McrTableCoreInputs& regs, const Decision& d) const {
+  McrTableCoreOutputs& o = out_;
   for (unsigned k = 0; k < 2; ++k) {
     const PathDecision& pd = d.path[k];
     const Path& P = path_[k];
@@ -245,9 +246,14 @@ void McrTableCore::outputs(const McrTableCoreInputs& in, const Decision& d, McrT
     in_ready = pd.in_ready;
     valid = pd.out_valid;
     port = pd.out_port;
-    if (P.mid) flit = P.mem.rdata();
-    else if (r.busy && r.done && r.known) flit = r.hdr;
-    else flit = Wide{};
+    // Only the flit's words: those above FLIT_W stay 0 in out_ (as the flits
+    // kept and the headers made are 0 there).
+    const Wide* src = P.mid ? &P.mem.rdata() : (r.busy && r.done && r.known) ? &r.hdr : &kZeroFlit;
+    switch (flit_words_) {
+      case 2: std::memcpy(flit.w.data(), src->w.data(), 16); break;
+      case 4: std::memcpy(flit.w.data(), src->w.data(), 32); break;
+      default: flit = *src; break;
+    }
   }
   o.stat_mcast = stat_mcast_;
   o.stat_miss = stat_miss_;
@@ -257,35 +263,45 @@ void McrTableCore::outputs(const McrTableCoreInputs& in, const Decision& d, McrT
   o.stat_malformed = stat_malformed_;
   o.stat_noroute = stat_noroute_;
   o.cmd_code = cmd_code_;
-  o.refused = d.cmd && d.code != mcr::Cmd::ok;
+  o.refused = cq_valid_ && cq_code_ != mcr::Cmd::ok;
   o.malformed = mcr::malformed(d.path[0].drop) || mcr::malformed(d.path[1].drop);
   o.noroute = mcr::no_route(d.path[0].drop) || mcr::no_route(d.path[1].drop);
   o.drop_cause = drop_cause_;
   o.drop_class = drop_class_;
   o.drop_port = drop_port_;
-  unsigned n = 0;
-  for (unsigned j = 0; j < p_.regions; ++j) n += rgn_[j].valid;
-  o.count = n;
-  o.rd = region(in.rgn.idx & 63);
+  o.count = count_;
+  // RGN_RD_*: entry RGN_IDX, looked up again only when it or the table changed.
+  const unsigned idx = regs.rgn.idx & 63;
+  if (idx != rd_idx_ || table_gen_ != rd_gen_) {
+    o.rd = region(idx);
+    rd_idx_ = idx;
+    rd_gen_ = table_gen_;
+  }
 }
 
-McrTableCoreOutputs McrTableCore::eval(const McrTableCoreInputs& in) const {
-  McrTableCoreOutputs o;
-  outputs(in, decide(in), o);
-  return o;
+const McrTableCoreOutputs& McrTableCore::eval(const McrTableDataIn& pins, const McrTableCoreInputs& regs) const {
+  Decision d;
+  decide(pins, regs, d);
+  outputs(regs, d);
+  return out_;
 }
 
-void McrTableCore::clock(const McrTableCoreInputs& in) { apply(in, decide(in)); }
-
-McrTableCoreOutputs McrTableCore::step(const McrTableCoreInputs& in) {
-  const Decision d = decide(in);
-  McrTableCoreOutputs o;
-  outputs(in, d, o);
-  apply(in, d);
-  return o;
+void McrTableCore::clock(const McrTableDataIn& pins, const McrTableCoreInputs& regs) {
+  Decision d;
+  decide(pins, regs, d);
+  apply(pins, regs, d);
 }
 
-void McrTableCore::apply_path(unsigned k, const PathDecision& d, const Wide& flit) {
+const McrTableCoreOutputs& McrTableCore::step(const McrTableDataIn& pins, const McrTableCoreInputs& regs) {
+  Decision d;
+  decide(pins, regs, d);
+  outputs(regs, d);
+  apply(pins, regs, d);
+  return out_;
+}
+
+[[gnu::always_inline]] inline void McrTableCore::apply_path(unsigned k, const PathDecision& d,
+                                                            const Wide& flit) {
   Path& P = path_[k];
   const unsigned ml = p_.max_len;
   bool we = false, re = false;
@@ -299,16 +315,25 @@ void McrTableCore::apply_path(unsigned k, const PathDecision& d, const Wide& fli
   P.pend = d.hdr_take;
   if (d.hdr_take) {
     Slot& s = P.slot[P.wr];
+    const unsigned n = d.lk.nflits;
     s.busy = true;
-    s.done = d.nflits == 0;
+    s.done = n == 0;
     s.known = false;
-    s.hdr = d.hdr;
-    s.len = d.nflits;
+    s.len = n;
+    // The copies' header: bits 95:0 as taken, the switch-internal fields
+    // stamped (0 on a miss), the rest 0 (docs/packet.md).
+    const Region& g = rgn_[d.lk.rgn];
+    s.hdr = Wide{};
+    s.hdr.w[0] = flit.w[0];
+    s.hdr.w[1] = flit.w[1] & 0xFFFFFFFFu;
+    if (d.lk.hit)
+      s.hdr.w[1] |= uint64_t(d.lk.rgn) << (pkt::kRgnLsb - 64) | uint64_t(g.expect) << (pkt::kExpectLsb - 64) |
+                    uint64_t(g.home) << (pkt::kHomeLsb - 64) | uint64_t{1} << (pkt::kHitLsb - 64);
     P.pend_slot = P.wr;
     P.lk = d.lk;
-    P.left = d.nflits;
+    P.left = n;
     P.fill = 0;
-    if (!d.nflits) P.wr = next_slot(P.wr);
+    if (!n) P.wr = next_slot(P.wr);
   } else if (d.data_take) {
     // Flits past MAX_LEN (a malformed packet's) are taken, not kept.
     we = P.fill < ml;
@@ -352,7 +377,7 @@ void McrTableCore::apply_path(unsigned k, const PathDecision& d, const Wide& fli
   if (we || re) P.mem.clock(we, waddr, flit, re, raddr);
 }
 
-void McrTableCore::apply(const McrTableCoreInputs& in, const Decision& d) {
+void McrTableCore::apply(const McrTableDataIn& in, const McrTableCoreInputs& regs, const Decision& d) {
   if (!in.rst_n) {
     reset();
     return;
@@ -384,16 +409,21 @@ void McrTableCore::apply(const McrTableCoreInputs& in, const Decision& d) {
   bump(stat_noroute_, lost);
   bump(stat_copies_, copies);
   bump(stat_stall_, stall);
-  if (d.cmd) {
-    cmd_code_ = uint32_t(d.code);
-    if (d.code != mcr::Cmd::ok) {
+  // The command checked in the last cycle changes the table now (after the
+  // headers of this cycle were looked up, and stamped, in the table before).
+  if (cq_valid_) {
+    cmd_code_ = uint32_t(cq_code_);
+    if (cq_code_ != mcr::Cmd::ok) {
       bump(stat_refused_, 1);
     } else {
-      const McrRegionStage& s = in.rgn;
+      const McrRegionStage& s = cq_stage_;
       Region& g = rgn_[s.idx & 63];
-      if (in.cmd_remove) {
+      ++table_gen_;
+      if (cq_remove_) {
         g.valid = false;
+        --count_;
       } else {
+        ++count_;
         const uint64_t size = s.size & kSizeMask;
         g.valid = true;
         g.base = s.base & kAddrMask;
@@ -406,6 +436,13 @@ void McrTableCore::apply(const McrTableCoreInputs& in, const Decision& d) {
         g.dtype = s.dtype & 3;
       }
     }
+  }
+  // This cycle's command, checked on the table as it is in this cycle.
+  cq_valid_ = d.cmd;
+  if (d.cmd) {
+    cq_code_ = d.code;
+    cq_remove_ = regs.cmd_remove;
+    cq_stage_ = regs.rgn;
   }
 }
 

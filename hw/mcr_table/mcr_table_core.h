@@ -149,7 +149,7 @@ struct McrTableCoreInputs : McrTableDataIn {
 
 struct McrTableCoreOutputs : McrTableDataOut {
   uint32_t cmd_code = 0;    // mcr::Cmd of the last command
-  bool refused = false;     // a command is refused in this cycle
+  bool refused = false;     // a command is refused (its answer registered: the cycle after its pulse)
   bool malformed = false;   // a malformed packet's header is dropped in this cycle
   bool noroute = false;     // a packet with no destination is dropped in this cycle
   uint32_t drop_cause = 0;  // mcr::Drop of the last drop
@@ -164,10 +164,19 @@ class McrTableCore {
   explicit McrTableCore(const McrTableParams& p);
 
   const McrTableParams& params() const { return p_; }
-  McrTableCoreOutputs eval(const McrTableCoreInputs& in) const;
-  void clock(const McrTableCoreInputs& in);
+  McrTableCoreOutputs eval(const McrTableCoreInputs& in) const { return eval(in, in); }
+  void clock(const McrTableCoreInputs& in) { clock(in, in); }
   // eval() then clock() on one decision.
-  McrTableCoreOutputs step(const McrTableCoreInputs& in);
+  McrTableCoreOutputs step(const McrTableCoreInputs& in) { return step(in, in); }
+
+  // The same with the data pins where they are (the block's inputs) and the
+  // register-driven inputs apart, the outputs in the core (valid until the
+  // next call): what hw/mcr_table/mcr_table_eval.h runs the block on, so that
+  // no cycle copies the pins' flits into an inputs struct nor zeroes an
+  // outputs struct.
+  const McrTableCoreOutputs& eval(const McrTableDataIn& pins, const McrTableCoreInputs& regs) const;
+  void clock(const McrTableDataIn& pins, const McrTableCoreInputs& regs);
+  const McrTableCoreOutputs& step(const McrTableDataIn& pins, const McrTableCoreInputs& regs);
 
   // Back door for tests: entry i as RGN_RD_* would show it.
   McrRegionRead region(unsigned i) const;
@@ -185,14 +194,18 @@ class McrTableCore {
   };
   // A header's lookup, made in the cycle it is taken (the rtl's pipeline
   // register between the lookup and the packet's fate).
+  // (The per-cycle structs below have no member initializers: every member
+  // read is written first, and zeroing them a cycle costs the model speed.)
   struct Lookup {
-    mcr::Drop early = mcr::Drop::none;  // docs/packet.md's checks, class, port
-    bool hit = false;
-    bool by_dst = false;     // routed by dst (no region, or ACK / READ_RSP)
-    bool dtype_bad = false;  // a reduction of another type than its region's
-    uint64_t rdest = 0;      // the region's route for the opcode
-    uint64_t ddest = 0;      // port dst (0 when dst >= PORTS)
-    uint32_t port = 0;       // the ingress port
+    mcr::Drop early;  // docs/packet.md's checks, class, port
+    bool hit;
+    bool by_dst;      // routed by dst (no region, or ACK / READ_RSP)
+    bool dtype_bad;   // a reduction of another type than its region's
+    uint64_t rdest;   // the region's route for the opcode
+    uint64_t ddest;   // port dst (0 when dst >= PORTS)
+    uint32_t port;    // the ingress port
+    uint32_t rgn;     // the region (hit)
+    uint32_t nflits;  // data flits on the wire after the header
   };
   // A packet slot of a class path: the packet from its header until it is
   // sent whole to every port it owes (or, dropped, retired at the head).
@@ -224,8 +237,6 @@ class McrTableCore {
   struct PathDecision {
     bool in_ready, hdr_take, data_take;
     Lookup lk;              // the header's lookup (hdr_take)
-    Wide hdr;               // its copies' header
-    unsigned nflits;        // its data flits on the wire
     mcr::Drop drop;         // the pending header's fate (pend): a drop cause, or none
     uint64_t dest;          // ... or its destination ports
     bool out_valid, out_take, copy_start, stall, retire;
@@ -237,24 +248,34 @@ class McrTableCore {
     mcr::Cmd code;
   };
 
-  Decision decide(const McrTableCoreInputs& in) const;
+  void decide(const McrTableDataIn& pins, const McrTableCoreInputs& regs, Decision& d) const;
   void decide_path(unsigned k, bool rst_n, bool valid, const Wide& flit, unsigned in_port,
                    uint64_t ready, PathDecision& d) const;
   void lookup(unsigned k, const Wide& flit, unsigned in_port, PathDecision& d) const;
   void fate(const Lookup& lk, PathDecision& d) const;
   unsigned next_slot(unsigned s) const { return s + 1 == p_.slots ? 0 : s + 1; }
   mcr::Cmd command(const McrRegionStage& s, bool add, bool remove) const;
-  void outputs(const McrTableCoreInputs& in, const Decision& d, McrTableCoreOutputs& o) const;
-  void apply(const McrTableCoreInputs& in, const Decision& d);
+  void outputs(const McrTableCoreInputs& regs, const Decision& d) const;
+  void apply(const McrTableDataIn& pins, const McrTableCoreInputs& regs, const Decision& d);
   void apply_path(unsigned k, const PathDecision& d, const Wide& flit);
   void reset();
 
   McrTableParams p_;
   uint64_t stat_mask_, port_mask_, pin_mask_, out_mask_;
   Region rgn_[64];
+  unsigned count_ = 0;  // regions in the table
   Path path_[2];
+  // The command checked in the last cycle (it changes the table at this edge).
+  bool cq_valid_ = false, cq_remove_ = false;
+  mcr::Cmd cq_code_ = mcr::Cmd::ok;
+  McrRegionStage cq_stage_;
   uint32_t cmd_code_ = 0, drop_cause_ = 0, drop_port_ = 0;
   bool drop_class_ = false;
+  mutable McrTableCoreOutputs out_;  // the last eval()'s or step()'s outputs
+  unsigned flit_words_;              // FLIT_W / 64
+  uint64_t table_gen_ = 0;           // bumped by every change of the table
+  mutable unsigned rd_idx_ = ~0u;    // out_.rd is entry rd_idx_ of table rd_gen_
+  mutable uint64_t rd_gen_ = 0;
   uint32_t stat_mcast_ = 0, stat_miss_ = 0, stat_copies_ = 0, stat_stall_ = 0, stat_refused_ = 0,
            stat_malformed_ = 0, stat_noroute_ = 0;
 };

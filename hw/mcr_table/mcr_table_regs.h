@@ -78,7 +78,7 @@ struct McrTableReg2Hw {
 };
 
 // What the hardware gives: RO values, W1C set events (bits to set), and
-// whether the block is busy (never (a region command completes in the cycle of its pulse; nothing is locked)), which locks the busy-locked
+// whether the block is busy (never (a region command completes in the two cycles after the write; nothing is locked)), which locks the busy-locked
 // registers.
 struct McrTableHw2Reg {
   uint32_t intr_state_refused_set = 0;  // 1 bit

@@ -435,9 +435,10 @@ TEST(McrTableCosim, ABlockedPortHoldsOnlyItsCopy) {
   EXPECT_EQ(b.copies(0).size(), (p.slots + 1) * (p.ports - 1));
 }
 
-// A packet looks the table up once, in the cycle its header is taken: a
-// header in the cycle of a command's pulse sees the table before it; a
-// packet held when its region is removed keeps its copies.
+// A packet looks the table up once, in the cycle its header is taken. A
+// command is checked in the cycle of its pulse and changes the table at the
+// next edge: headers in the pulse's cycle and the next see the table
+// before it. A packet held when its region is removed keeps its copies.
 TEST(McrTableCosim, TheTableIsReadOnceAtTheHeader) {
   const McrTableParams& p = params();
   Bench b;
@@ -447,30 +448,32 @@ TEST(McrTableCosim, TheTableIsReadOnceAtTheHeader) {
   r.size = kSize;
   r.ports = 0b110;
   r.expect = 2;
-  // Stage the region, then the command write; the header goes in the pulse's cycle.
+  // Stage the region, then the command write; READs from port 1 (to dst 0)
+  // from the pulse's cycle on.
   const std::vector<ApbTransfer> w = region_writes(r, true, false);
   for (size_t i = 0; i + 1 < w.size(); ++i) EXPECT_FALSE(b.access(w[i]).err);
   b.apb().push(w.back());
   b.cycle();  // setup
   b.cycle();  // access: the write's edge
-  b.send(0, header(Op::write, kBase, 1, 0), 0);
-  b.cycle();  // the pulse: the header taken, looked up in the empty table
-  b.send(0, header(Op::write, kBase, 1, 0), 0);
+  for (int i = 0; i < 3; ++i) b.send(0, header(Op::read, kBase, 1, 0), 1);
   b.drain();
   ASSERT_EQ(b.copies(0).size(), 3u);
-  EXPECT_EQ(b.copies(0)[0].port, 0u) << "a miss: unicast by dst";
-  EXPECT_FALSE(b.copies(0)[0].h.hit);
-  EXPECT_EQ(b.copies(0)[1].port, 1u);
-  EXPECT_EQ(b.copies(0)[2].port, 2u);
-  EXPECT_TRUE(b.copies(0)[1].h.hit);
-  // Buffered, then removed: its copies still go out.
+  EXPECT_EQ(b.ports(0), (std::vector<unsigned>{0, 0, 1}))
+      << "the pulse's cycle and the next: a miss, by dst; then in the region: the ingress port";
+  EXPECT_FALSE(b.copies(0)[1].h.hit);
+  EXPECT_TRUE(b.copies(0)[2].h.hit);
+  b.copies(0).clear();
+  b.send(0, header(Op::write, kBase, 1, 0), 0);
+  b.drain();
+  EXPECT_EQ(b.ports(0), (std::vector<unsigned>{2, 1})) << "round robin: after port 1, the last served";
+  // Held, then removed: its copies still go out.
   b.copies(0).clear();
   b.in().req_out_ready = 0;
   b.send(0, header(Op::write, kBase, std::min(3u, p.max_len), 0), 0);
   b.idle(8);
   EXPECT_EQ(b.command(r, false, true), 0u);
   b.drain();
-  EXPECT_EQ(b.ports(0), (std::vector<unsigned>{1, 2}));
+  EXPECT_EQ(b.ports(0), (std::vector<unsigned>{2, 1}));
 }
 
 // Reset in the middle of traffic: nothing is taken or sent in a reset

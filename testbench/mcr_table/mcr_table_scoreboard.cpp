@@ -67,6 +67,7 @@ void McrTableScoreboard::clear() {
     out_[k].last = p_.ports;
   }
   mcast_ = miss_ = copies_ = stall_ = refused_ = malformed_ = noroute_ = 0;
+  cmd_ = Cmd{};
   cmd_code_ = drop_cause_ = drop_port_ = 0;
   drop_class_ = false;
 }
@@ -375,26 +376,32 @@ std::optional<std::string> McrTableScoreboard::observe(const McrTableInputs& in,
     clear();
     regs_.reset();
   } else {
-    // ---- a region command (RGN_CMD's pulse), on the table before the edge
+    // ---- a region command: checked in the cycle of RGN_CMD's pulse, on the
+    // table as it is then; its answer and its change of the table at the
+    // next edge (after that cycle's headers were looked up)
     const uint32_t pulse = regs_.pulses(unsigned(McrTableReg::rgn_cmd));
     const bool add = pulse & T3_MCR_TABLE_R_RGN_CMD_ADD_MASK, remove = pulse & T3_MCR_TABLE_R_RGN_CMD_REMOVE_MASK;
     uint32_t events = 0;
-    if (add || remove) {
-      McrRegion r;
+    Cmd now;
+    now.valid = add || remove;
+    if (now.valid) {
       unsigned used = 0;
       for (const McrRegion& t : table_) used += t.size != 0;
       cov_.table_full += used == p_.regions;
-      cmd_code_ = command(add, remove, &r);
-      ++cov_.cmds[cmd_code_];
-      if (cmd_code_ != 0) {
+      now.add = add;
+      now.code = command(add, remove, &now.r);
+      ++cov_.cmds[now.code];
+    }
+    if (cmd_.valid) {
+      cmd_code_ = cmd_.code;
+      if (cmd_.code != 0) {
         ++refused_;
         events |= T3_MCR_TABLE_R_INTR_STATE_REFUSED_MASK;
-      } else if (add) {
-        table_[r.idx] = r;
       } else {
-        table_[r.idx] = McrRegion{};
+        table_[cmd_.r.idx] = cmd_.add ? cmd_.r : McrRegion{};
       }
     }
+    cmd_ = now;
     // ---- the packets' events
     const uint64_t m = low_mask(p_.stat_w);
     const uint64_t before[7] = {mcast_, miss_, copies_, stall_, malformed_, noroute_, refused_};

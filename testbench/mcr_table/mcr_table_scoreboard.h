@@ -26,6 +26,9 @@
 //     such port after the last port a copy of this class started to (port 0
 //     first after reset) - so a blocked port never holds back the others; in
 //     the middle of a copy its next flit is shown;
+//   - a region command: checked on the table as it is in the cycle of its
+//     pulse, answered (STATUS.CMD_CODE, a refusal's count and interrupt) and
+//     the table changed at the next edge;
 //   - every counter (pins, every cycle), the command codes and refusals, the
 //     last drop, the region read-back and every register access's answer
 //     (reg_shadow.h), and the interrupt line.
@@ -142,6 +145,12 @@ class McrTableScoreboard {
   Complaints complaints_;
   McrShadow regs_;
   std::vector<McrRegion> table_;  // size 0 = no region
+  // The command checked in the last cycle (answered at this cycle's edge).
+  struct Cmd {
+    bool valid = false, add = false;
+    unsigned code = 0;
+    McrRegion r;
+  } cmd_;
   std::deque<Pkt> q_[2];
   Intake in_[2];
   Out out_[2];
