@@ -1,0 +1,335 @@
+#include "dma_credit/dma_credit_core.h"
+
+#include "common/bits.h"
+
+namespace t3 {
+
+namespace {
+constexpr uint64_t kAddrSpace = uint64_t{1} << pkt::kAddrW;  // 48-bit addresses (docs/packet.md)
+}
+
+const char* name(DmaCplStatus s) {
+  switch (s) {
+    case DmaCplStatus::ok: return "OK";
+    case DmaCplStatus::timeout: return "TIMEOUT";
+    case DmaCplStatus::no_credit: return "NO_CREDIT";
+    case DmaCplStatus::bad_len: return "BAD_LEN";
+    case DmaCplStatus::bad_red_op: return "BAD_RED_OP";
+    case DmaCplStatus::bad_dtype: return "BAD_DTYPE";
+    case DmaCplStatus::bad_addr: return "BAD_ADDR";
+  }
+  return "?";
+}
+
+void DmaCreditParams::validate() const { validate_param_ranges(*this, "dma_credit"); }
+
+DmaCplStatus dma_request_check(const DmaCreditParams& p, const DmaRequest& r) {
+  const uint64_t b = p.flit_bytes();
+  if (r.len == 0 || (uint64_t{r.len} >> p.len_w) != 0) return DmaCplStatus::bad_len;
+  if (r.red_op != uint8_t(pkt::RedOp::add)) return DmaCplStatus::bad_red_op;
+  if (r.dtype > uint8_t(pkt::Dtype::fp32)) return DmaCplStatus::bad_dtype;
+  const uint64_t bytes = uint64_t{r.len} * b;
+  if ((r.local_addr & (b - 1)) != 0 || (r.net_addr & (b - 1)) != 0 ||
+      r.local_addr + bytes > kAddrSpace || r.net_addr + bytes > kAddrSpace)
+    return DmaCplStatus::bad_addr;
+  return DmaCplStatus::ok;
+}
+
+DmaCreditCore::DmaCreditCore(const DmaCreditParams& p)
+    : p_(p),
+      stat_mask_((p.validate(), low_mask(p.stat_w))),
+      timer_max_(uint32_t(low_mask(p.timeout_w))),
+      cmdq_(p.cmd_depth),
+      out_(p.ctrs, 0),
+      timer_(p.ctrs, 0),
+      tags_(p.ctrs),
+      cplq_(p.cpl_depth) {}
+
+void DmaCreditCore::reset() {
+  cq_wr_ = cq_rd_ = cq_n_ = 0;
+  cq_hv_ = go_pend_ = false;
+  tries_ = wait_ = 0;
+  eng_valid_ = false;
+  eng_ctr_ = 0;
+  eng_ = Cmd{};
+  pkt_valid_ = false;
+  pkt_h_ = pkt::Header{};
+  pkt_local_ = 0;
+  valid_ = all_ = 0;
+  for (unsigned c = 0; c < p_.ctrs; ++c) out_[c] = timer_[c] = 0;
+  tot_ = credits_ = 0;
+  st_valid_ = st_mem_ = false;
+  st_status_ = st_ctr_ = st_tag_ = 0;
+  cp_wr_ = cp_rd_ = cp_n_ = 0;
+  cp_hv_ = false;
+  stat_ = DmaCreditStats{};
+}
+
+DmaCreditCore::Decision DmaCreditCore::decide(const DmaCreditCoreInputs& in) const {
+  Decision d;
+
+  // ---- requests in: CMD_GO first (its pulse, or held while the queue is full)
+  d.go = in.reg.go || go_pend_;
+  d.room = cq_n_ < p_.cmd_depth;
+  DmaRequest r;
+  if (d.go) {
+    r = {in.reg.local_addr, in.reg.net_addr, in.reg.len, in.reg.red_op, in.reg.dtype,
+         in.reg.pull, in.reg.src, in.reg.dst, in.reg.tag};
+    d.push = d.room;
+  } else {
+    r = {in.cmd_local_addr, in.cmd_net_addr, in.cmd_len, in.cmd_red_op, in.cmd_dtype,
+         in.cmd_pull, in.cmd_src, in.cmd_dst, in.cmd_tag};
+    d.push = in.cmd_valid && d.room;
+  }
+  if (d.push) {
+    d.push_cmd.cause = uint8_t(dma_request_check(p_, r));
+    d.push_cmd.local = r.local_addr;
+    d.push_cmd.net = r.net_addr;
+    d.push_cmd.len = uint32_t(r.len & low_mask(p_.len_w));
+    d.push_cmd.dtype = r.dtype;
+    d.push_cmd.pull = r.pull;
+    d.push_cmd.src = r.src;
+    d.push_cmd.dst = r.dst;
+    d.push_cmd.tag = r.tag;
+  }
+
+  // ---- results: the completion queue has room for what they may complete
+  d.cpl_room = cp_n_ + unsigned(st_valid_) < p_.cpl_depth;
+  d.res_fire = in.res_valid && d.cpl_room;
+  if (d.res_fire) {
+    const pkt::Header h = pkt::unpack(in.res_hdr);
+    d.res_bad = !(h.op == uint8_t(pkt::Op::result) || h.op == uint8_t(pkt::Op::pull_rsp)) ||
+                pkt::check(h, p_.max_len, p_.flit_w) != pkt::Malformed::none;
+    d.res_ctr = h.ctr;
+    // Matched by the counter id the packet carries (paper §IV): live, with a
+    // packet outstanding; anything else is a stray.
+    d.res_match = !d.res_bad && h.ctr < p_.ctrs && ((valid_ >> h.ctr) & 1) && out_[h.ctr] != 0;
+    d.res_done = d.res_match && ((all_ >> h.ctr) & 1) && out_[h.ctr] == 1;
+  }
+
+  // ---- timeouts: the lowest counter that has waited TIMEOUT cycles
+  if (in.cfg.timeout != 0 && d.cpl_room && !d.res_done) {
+    const uint64_t waiting = valid_ & all_;
+    for (unsigned c = 0; c < p_.ctrs; ++c)
+      if (((waiting >> c) & 1) && timer_[c] >= in.cfg.timeout && !(d.res_match && d.res_ctr == c)) {
+        d.to_fire = true;
+        d.to_ctr = c;
+        break;
+      }
+  }
+
+  // ---- the head of the command queue: one action a cycle, when the
+  // completion port is free (any of them may end in a record)
+  const bool port_free = d.cpl_room && !d.res_done && !d.to_fire;
+  if (cq_hv_ && port_free) {
+    const Cmd& h = cmdq_.rdata();
+    if (h.cause != 0) {
+      d.head = Head::refuse;
+    } else if (!eng_valid_ && wait_ == 0) {
+      const uint64_t free = ~valid_ & low_mask(p_.ctrs);
+      if (free != 0) {
+        d.head = Head::alloc;
+        d.alloc_ctr = unsigned(__builtin_ctzll(free));
+      } else {
+        d.head = tries_ >= in.cfg.retry_limit ? Head::give_up : Head::fail;
+      }
+    }
+  }
+
+  // ---- the request generator: a packet while fewer than INJ_LIMIT are out
+  const bool inj_ok = in.cfg.inj_limit != 0 && tot_ < in.cfg.inj_limit;
+  d.issue = eng_valid_ && (!pkt_valid_ || in.pkt_ready) && inj_ok;
+  d.last = eng_.len <= p_.max_len;
+  d.len = d.last ? eng_.len : p_.max_len;
+
+  // ---- the completion record of the cycle (one source at most)
+  if (d.res_done) {
+    d.ev = true;
+    d.ev_status = uint8_t(DmaCplStatus::ok);
+    d.ev_ctr = d.res_ctr;
+  } else if (d.to_fire) {
+    d.ev = true;
+    d.ev_status = uint8_t(DmaCplStatus::timeout);
+    d.ev_ctr = d.to_ctr;
+  } else if (d.head == Head::refuse) {
+    d.ev = true;
+    d.ev_status = cmdq_.rdata().cause;
+  } else if (d.head == Head::give_up) {
+    d.ev = true;
+    d.ev_status = uint8_t(DmaCplStatus::no_credit);
+  }
+  return d;
+}
+
+void DmaCreditCore::outputs(const DmaCreditCoreInputs& in, const Decision& d,
+                            DmaCreditCoreOutputs& o) const {
+  o.cmd_ready = d.room && !d.go;
+  o.pkt_valid = pkt_valid_;
+  if (pkt_valid_) {  // data gated with valid: zeros before the first packet and after reset
+    o.pkt_hdr = pkt::pack(pkt_h_);
+    o.pkt_local_addr = pkt_local_;
+  }
+  o.res_ready = d.cpl_room;
+  o.cpl_wr = st_valid_;
+  o.cpl_status = st_valid_ ? st_status_ : 0;
+  o.cpl_ctr = st_valid_ ? st_ctr_ : 0;
+  o.cpl_tag = st_valid_ ? (st_mem_ ? tags_.rdata() : st_tag_) : 0;
+  o.credits = uint8_t(credits_);
+  o.outstanding = tot_;
+  o.go_pending = go_pend_;
+  o.eng_busy = eng_valid_;
+  o.cmd_count = uint8_t(cq_n_ + cq_hv_);
+  o.cpl_count = uint8_t(cp_n_ + cp_hv_);
+  o.cpl_head_valid = cp_hv_;
+  const Rec& hr = cplq_.rdata();
+  o.cpl_head_status = cp_hv_ ? hr.status : 0;
+  o.cpl_head_ctr = cp_hv_ ? hr.ctr : 0;
+  o.cpl_head_tag = cp_hv_ ? hr.tag : 0;
+  o.ev_cpl_ok = st_valid_ && st_status_ == 0;
+  o.ev_cpl_err = st_valid_ && st_status_ != 0;
+  o.ev_stray = d.res_fire && !d.res_match;
+  o.stat = stat_;
+  (void)in;
+}
+
+DmaCreditCoreOutputs DmaCreditCore::eval(const DmaCreditCoreInputs& in) const {
+  DmaCreditCoreOutputs o;
+  outputs(in, decide(in), o);
+  return o;
+}
+
+DmaCreditCoreOutputs DmaCreditCore::step(const DmaCreditCoreInputs& in) {
+  const Decision d = decide(in);
+  DmaCreditCoreOutputs o;
+  outputs(in, d, o);
+  if (!in.rst_n) reset();
+  else edge(in, d);
+  return o;
+}
+
+void DmaCreditCore::clock(const DmaCreditCoreInputs& in) {
+  if (!in.rst_n) {
+    reset();
+    return;
+  }
+  edge(in, decide(in));
+}
+
+void DmaCreditCore::edge(const DmaCreditCoreInputs& in, const Decision& d) {
+  const uint32_t b = p_.flit_bytes();
+  const Cmd head = cmdq_.rdata();
+  const uint32_t tries0 = tries_;
+  const bool pop_head = d.head == Head::refuse || d.head == Head::alloc || d.head == Head::give_up;
+
+  // ---- completion queue: the stage's record lands; CPL_POP; the head reloads
+  {
+    Rec w;
+    w.status = st_status_;
+    w.ctr = st_ctr_;
+    w.tag = st_mem_ ? tags_.rdata() : st_tag_;
+    const bool pop = in.cpl_pop && cp_hv_;
+    const bool load = cp_n_ > 0 && (!cp_hv_ || pop);
+    cplq_.clock(st_valid_, cp_wr_, w, load, cp_rd_);
+    if (st_valid_) cp_wr_ = cp_wr_ + 1 == p_.cpl_depth ? 0 : cp_wr_ + 1;
+    if (load) cp_rd_ = cp_rd_ + 1 == p_.cpl_depth ? 0 : cp_rd_ + 1;
+    cp_n_ = cp_n_ + unsigned(st_valid_) - unsigned(load);
+    cp_hv_ = load || (cp_hv_ && !pop);
+  }
+
+  // ---- completion stage (the counter's tag is read from the tag memory)
+  st_valid_ = d.ev;
+  st_status_ = d.ev ? d.ev_status : 0;
+  st_ctr_ = d.ev ? uint8_t(d.ev_ctr) : 0;
+  st_mem_ = d.res_done || d.to_fire;
+  st_tag_ = (d.head == Head::refuse || d.head == Head::give_up) ? head.tag : 0;
+  tags_.clock(d.head == Head::alloc, d.alloc_ctr, head.tag, d.res_done || d.to_fire, d.ev_ctr);
+
+  // ---- command queue
+  {
+    const bool load = cq_n_ > 0 && (!cq_hv_ || pop_head);
+    cmdq_.clock(d.push, cq_wr_, d.push_cmd, load, cq_rd_);
+    if (d.push) cq_wr_ = cq_wr_ + 1 == p_.cmd_depth ? 0 : cq_wr_ + 1;
+    if (load) cq_rd_ = cq_rd_ + 1 == p_.cmd_depth ? 0 : cq_rd_ + 1;
+    cq_n_ = cq_n_ + unsigned(d.push) - unsigned(load);
+    cq_hv_ = load || (cq_hv_ && !pop_head);
+  }
+  go_pend_ = d.go && !d.room;
+
+  // ---- retries (paper §IV: no counter, the DMA retries, then reports)
+  if (d.head == Head::fail) {
+    tries_ = tries_ + 1;
+    wait_ = in.cfg.retry_interval;
+  } else if (pop_head) {
+    tries_ = 0;
+    wait_ = 0;
+  } else if (wait_ != 0) {
+    wait_ = wait_ - 1;
+  }
+
+  // ---- counters
+  const unsigned to_out = d.to_fire ? out_[d.to_ctr] : 0;
+  for (unsigned c = 0; c < p_.ctrs; ++c) {
+    const bool live_all = ((valid_ & all_) >> c) & 1;
+    if (d.head == Head::alloc && c == d.alloc_ctr) timer_[c] = 0;
+    else if (d.res_match && c == d.res_ctr) timer_[c] = 0;
+    else if (d.issue && d.last && c == eng_ctr_) timer_[c] = 0;
+    else if (live_all && timer_[c] != timer_max_) timer_[c] = timer_[c] + 1;
+  }
+  if (d.res_match) out_[d.res_ctr] -= 1;
+  if (d.issue) out_[eng_ctr_] += 1;
+  if (d.issue && d.last) all_ |= uint64_t{1} << eng_ctr_;
+  if (d.res_done) valid_ &= ~(uint64_t{1} << d.res_ctr);
+  if (d.to_fire) valid_ &= ~(uint64_t{1} << d.to_ctr);
+  if (d.head == Head::alloc) {
+    valid_ |= uint64_t{1} << d.alloc_ctr;
+    all_ &= ~(uint64_t{1} << d.alloc_ctr);
+    out_[d.alloc_ctr] = 0;
+  }
+  tot_ = tot_ + unsigned(d.issue) - unsigned(d.res_match) - to_out;
+  credits_ = credits_ + unsigned(d.head == Head::alloc) - unsigned(d.res_done) - unsigned(d.to_fire);
+
+  // ---- packet descriptor register and the request generator
+  if (d.issue) {
+    pkt_valid_ = true;
+    pkt_h_ = pkt::Header{};
+    pkt_h_.op = uint8_t(eng_.pull ? pkt::Op::pull : pkt::Op::push);
+    pkt_h_.red_op = uint8_t(pkt::RedOp::add);
+    pkt_h_.dtype = eng_.dtype;
+    pkt_h_.len = uint8_t(d.len);
+    pkt_h_.src = eng_.src;
+    pkt_h_.dst = eng_.dst;
+    pkt_h_.count = 1;
+    pkt_h_.ctr = uint8_t(eng_ctr_);
+    pkt_h_.addr = eng_.net;
+    pkt_local_ = eng_.local;
+  } else if (in.pkt_ready) {
+    pkt_valid_ = false;
+  }
+  if (d.head == Head::alloc) {
+    eng_valid_ = true;
+    eng_ctr_ = d.alloc_ctr;
+    eng_ = head;
+  } else if (d.issue) {
+    eng_.len -= d.len;
+    eng_.local = (eng_.local + uint64_t{d.len} * b) & low_mask(pkt::kAddrW);
+    eng_.net = (eng_.net + uint64_t{d.len} * b) & low_mask(pkt::kAddrW);
+    if (d.last) eng_valid_ = false;
+  }
+
+  // ---- status counters (they wrap at 2^STAT_W)
+  const bool tried = d.head == Head::alloc || d.head == Head::fail || d.head == Head::give_up;
+  const bool failed = d.head == Head::fail || d.head == Head::give_up;
+  stat_.alloc_fail = stat_add(stat_.alloc_fail, failed);
+  stat_.retries = stat_add(stat_.retries, tried && tries0 != 0);
+  stat_.no_credit = stat_add(stat_.no_credit, d.head == Head::give_up);
+  stat_.timeouts = stat_add(stat_.timeouts, d.to_fire);
+  stat_.bytes = stat_add(stat_.bytes, d.issue ? d.len * b : 0);
+  stat_.pkts = stat_add(stat_.pkts, d.issue);
+  stat_.results = stat_add(stat_.results, d.res_match);
+  stat_.strays = stat_add(stat_.strays, d.res_fire && !d.res_bad && !d.res_match);
+  stat_.bad_res = stat_add(stat_.bad_res, d.res_fire && d.res_bad);
+  stat_.cpl_ok = stat_add(stat_.cpl_ok, d.res_done);
+  stat_.refused = stat_add(stat_.refused, d.head == Head::refuse);
+}
+
+}  // namespace t3

@@ -1,0 +1,219 @@
+// The endpoint's DMA credit controller, cycle model (ISCA 2020 in-network
+// collectives paper, §IV "endpoint", the figure of the DMA and its
+// controller: request generator, credit counter array, injection limit).
+// Plain C++, no SystemC. Per clock: eval() gives the outputs for the current
+// state and inputs, clock() advances the state as the rising edge of
+// rtl/dma_credit_core.sv does; the two are cycle- and bit-exact. The block
+// firmware programs is this core behind its registers (the generated
+// hw/dma_credit/dma_credit.h). docs/blocks/dma_credit.md has the rules and
+// the cycle table.
+//
+// Data path, one request at a time through each stage:
+//   command port / CMD_GO -> command queue (t3_mem, CMD_DEPTH + head)
+//   -> head: refused (bad field) | counter allocated | retried | NO_CREDIT
+//   -> request generator: PUSH/PULL packets of <= MAX_LEN flits on pkt_*,
+//      while fewer than INJ_LIMIT packets are outstanding
+//   results on res_* matched to their counter by ctr; last result, or a
+//   timeout -> completion stage -> completion queue (t3_mem, CPL_DEPTH + head)
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "common/packet.h"
+#include "common/params.h"
+#include "common/t3_mem.h"
+#include "common/wide.h"
+
+namespace t3 {
+
+struct DmaCreditParams {
+#define T3_PARAMS_DEF "dma_credit/dma_credit_params.def"
+#define T3_PARAMS_SELF DmaCreditParams
+#include "common/param_struct.inc"
+
+  // Throws std::invalid_argument naming the parameter and its allowed range.
+  void validate() const;
+  unsigned flit_bytes() const { return flit_w / 8; }
+};
+
+// Completion status codes (CPL_HEAD.STATUS, cpl_status_o).
+enum class DmaCplStatus : uint8_t {
+  ok = 0,          // every result of the request came back
+  timeout = 1,     // no result for TIMEOUT cycles: the counter was recovered
+  no_credit = 2,   // no counter after RETRY.LIMIT retries: the request was removed
+  bad_len = 3,     // length 0 or above 2^LEN_W - 1
+  bad_red_op = 4,  // reduction operator not add
+  bad_dtype = 5,   // dtype 3
+  bad_addr = 6,    // an address not a multiple of FLIT_W/8, or the range past 2^48
+};
+const char* name(DmaCplStatus s);
+
+// A request as the command port or the CMD_* registers give it.
+struct DmaRequest {
+  uint64_t local_addr = 0;  // 48 bits: where the endpoint's DMA reads (push) or writes (pull)
+  uint64_t net_addr = 0;    // 48 bits: the network (region) address
+  uint32_t len = 0;         // flits
+  uint8_t red_op = 0;
+  uint8_t dtype = 0;
+  bool pull = false;
+  uint8_t src = 0, dst = 0, tag = 0;
+};
+
+// The refusal rule, checked in this order (the first that holds is the
+// status): BAD_LEN, BAD_RED_OP, BAD_DTYPE, BAD_ADDR; ok when none.
+DmaCplStatus dma_request_check(const DmaCreditParams& p, const DmaRequest& r);
+
+// The data pins core and block share (hw/dma_credit/dma_credit.yaml, pins).
+struct DmaCreditDataIn {
+  bool rst_n = false;
+  bool cmd_valid = false;
+  uint64_t cmd_local_addr = 0;
+  uint64_t cmd_net_addr = 0;
+  uint32_t cmd_len = 0;
+  uint8_t cmd_red_op = 0;
+  uint8_t cmd_dtype = 0;
+  bool cmd_pull = false;
+  uint8_t cmd_src = 0;
+  uint8_t cmd_dst = 0;
+  uint8_t cmd_tag = 0;
+  bool pkt_ready = false;
+  bool res_valid = false;
+  Wide res_hdr;
+};
+
+struct DmaCreditDataOut {
+  bool cmd_ready = false;
+  bool pkt_valid = false;
+  Wide pkt_hdr;
+  uint64_t pkt_local_addr = 0;
+  bool res_ready = false;
+  bool cpl_wr = false;
+  uint8_t cpl_status = 0;
+  uint8_t cpl_ctr = 0;
+  uint8_t cpl_tag = 0;
+  uint8_t credits = 0;
+  uint32_t outstanding = 0;
+};
+
+// What the registers drive and read (the description's core section).
+struct DmaCreditCfg {
+  uint32_t inj_limit = 0;       // 0 pauses injection
+  uint32_t retry_interval = 0;  // RETRY_W bits
+  uint32_t retry_limit = 0;     // RETRY_W bits
+  uint32_t timeout = 0;         // TIMEOUT_W bits; 0 disables
+};
+struct DmaCreditRegCmd {
+  uint64_t local_addr = 0, net_addr = 0;
+  uint32_t len = 0;  // 32 bits: a length past LEN_W bits is refused, not cut
+  uint8_t red_op = 0, dtype = 0;
+  bool pull = false;
+  uint8_t src = 0, dst = 0, tag = 0;
+  bool go = false;  // CMD_GO's pulse
+};
+struct DmaCreditStats {
+  uint32_t alloc_fail = 0, retries = 0, no_credit = 0, timeouts = 0, bytes = 0, pkts = 0,
+           results = 0, strays = 0, bad_res = 0, cpl_ok = 0, refused = 0;
+};
+
+struct DmaCreditCoreInputs : DmaCreditDataIn {
+  DmaCreditCfg cfg;
+  DmaCreditRegCmd reg;
+  bool cpl_pop = false;  // CPL_POP's pulse
+};
+
+struct DmaCreditCoreOutputs : DmaCreditDataOut {
+  bool go_pending = false;  // busy: CMD_GO waits for room
+  bool eng_busy = false;
+  uint8_t cmd_count = 0, cpl_count = 0;
+  bool cpl_head_valid = false;
+  uint8_t cpl_head_status = 0, cpl_head_ctr = 0, cpl_head_tag = 0;
+  bool ev_cpl_ok = false, ev_cpl_err = false, ev_stray = false;  // interrupt events
+  DmaCreditStats stat;
+};
+
+class DmaCreditCore {
+ public:
+  explicit DmaCreditCore(const DmaCreditParams& p);
+
+  const DmaCreditParams& params() const { return p_; }
+  DmaCreditCoreOutputs eval(const DmaCreditCoreInputs& in) const;
+  void clock(const DmaCreditCoreInputs& in);
+  // eval() then clock() on one decision.
+  DmaCreditCoreOutputs step(const DmaCreditCoreInputs& in);
+
+  // Introspection for the unit tests.
+  bool ctr_live(unsigned c) const { return (valid_ >> c) & 1; }
+  uint32_t ctr_outstanding(unsigned c) const { return out_[c]; }
+  uint32_t ctr_timer(unsigned c) const { return timer_[c]; }
+
+ private:
+  // A queued request: the refusal cause found when it was queued, then the
+  // fields the request generator needs (len cut to LEN_W bits).
+  struct Cmd {
+    uint8_t cause = 0;
+    uint64_t local = 0, net = 0;
+    uint32_t len = 0;
+    uint8_t dtype = 0;
+    bool pull = false;
+    uint8_t src = 0, dst = 0, tag = 0;
+  };
+  struct Rec {
+    uint8_t status = 0, ctr = 0, tag = 0;
+  };
+  enum class Head : uint8_t { none, refuse, alloc, fail, give_up };
+  // The cycle's decision, from the state and the inputs.
+  struct Decision {
+    bool go = false, room = false, push = false;
+    Cmd push_cmd;
+    Head head = Head::none;
+    unsigned alloc_ctr = 0;
+    bool res_fire = false, res_bad = false, res_match = false, res_done = false;
+    unsigned res_ctr = 0;
+    bool to_fire = false;
+    unsigned to_ctr = 0;
+    bool issue = false, last = false;
+    uint32_t len = 0;
+    bool ev = false;  // a completion record this cycle
+    uint8_t ev_status = 0;
+    unsigned ev_ctr = 0;
+    bool cpl_room = false;
+  };
+  Decision decide(const DmaCreditCoreInputs& in) const;
+  void outputs(const DmaCreditCoreInputs& in, const Decision& d, DmaCreditCoreOutputs& o) const;
+  void edge(const DmaCreditCoreInputs& in, const Decision& d);
+  void reset();
+  uint32_t stat_add(uint32_t v, uint32_t n) const { return uint32_t((v + n) & stat_mask_); }
+
+  DmaCreditParams p_;
+  uint64_t stat_mask_;
+  uint32_t timer_max_;
+  // command queue: CMD_DEPTH words behind the head (the memory's read register)
+  Mem<Cmd> cmdq_;
+  unsigned cq_wr_ = 0, cq_rd_ = 0, cq_n_ = 0;
+  bool cq_hv_ = false;
+  bool go_pend_ = false;
+  uint32_t tries_ = 0, wait_ = 0;
+  // request generator
+  bool eng_valid_ = false;
+  unsigned eng_ctr_ = 0;
+  Cmd eng_;
+  // packet descriptor register
+  bool pkt_valid_ = false;
+  pkt::Header pkt_h_;
+  uint64_t pkt_local_ = 0;
+  // the counters: live and all-issued bits, packets outstanding, timers
+  uint64_t valid_ = 0, all_ = 0;
+  std::vector<uint32_t> out_, timer_;
+  Mem<uint8_t> tags_;
+  uint32_t tot_ = 0, credits_ = 0;
+  // completion stage and queue
+  bool st_valid_ = false, st_mem_ = false;
+  uint8_t st_status_ = 0, st_ctr_ = 0, st_tag_ = 0;
+  Mem<Rec> cplq_;
+  unsigned cp_wr_ = 0, cp_rd_ = 0, cp_n_ = 0;
+  bool cp_hv_ = false;
+  DmaCreditStats stat_;
+};
+
+}  // namespace t3

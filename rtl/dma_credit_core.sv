@@ -1,0 +1,501 @@
+// The endpoint's DMA credit controller (ISCA 2020 in-network collectives
+// paper, §IV "endpoint", the figure of the DMA and its controller): requests
+// from the processor allocate a counter of the credit counter array, the
+// request generator splits them into PUSH/PULL packets under the injection
+// limit, results are matched to their counter by the ctr id they carry, and
+// completion records go to a queue the processor reads through registers.
+// The C++ model of the same core is hw/dma_credit/dma_credit_core.{h,cpp}
+// (cycle- and bit-exact); the block around it, rtl/dma_credit.sv, is
+// generated from hw/dma_credit/dma_credit.yaml; docs/blocks/dma_credit.md
+// has the rules and the cycle table.
+//
+// Storage: the command queue, the completion queue and the counters' tags
+// are t3_mem arrays (1R1W, read latency 1; each queue's head is its
+// memory's read register). Per counter, the live and all-issued bits, the
+// packets outstanding and the timer are flops: every timer advances and is
+// compared with TIMEOUT in every cycle, the free-counter search reads every
+// live bit, and a cycle may update two counters' outstanding counts (an issue
+// and a result), more ports than a t3_mem has.
+module dma_credit_core #(
+  parameter int unsigned CTRS      = 8,
+  parameter int unsigned FLIT_W    = 128,
+  parameter int unsigned MAX_LEN   = 4,
+  parameter int unsigned LEN_W     = 20,
+  parameter int unsigned RETRY_W   = 8,
+  parameter int unsigned TIMEOUT_W = 16,
+  parameter int unsigned CMD_DEPTH = 4,
+  parameter int unsigned CPL_DEPTH = 8,
+  parameter int unsigned STAT_W    = 32,
+  localparam int unsigned CTR_W = (CTRS > 1) ? $clog2(CTRS) : 1,
+  localparam int unsigned CRD_W = $clog2(CTRS + 1),
+  localparam int unsigned TOT_W = LEN_W + CTR_W
+) (
+  input  logic                 clk_i,
+  input  logic                 rst_ni,
+  // requests
+  input  logic                 cmd_valid_i,
+  output logic                 cmd_ready_o,
+  input  logic [47:0]          cmd_local_addr_i,
+  input  logic [47:0]          cmd_net_addr_i,
+  input  logic [LEN_W-1:0]     cmd_len_i,
+  input  logic [1:0]           cmd_red_op_i,
+  input  logic [1:0]           cmd_dtype_i,
+  input  logic                 cmd_pull_i,
+  input  logic [7:0]           cmd_src_i,
+  input  logic [7:0]           cmd_dst_i,
+  input  logic [7:0]           cmd_tag_i,
+  // packet descriptors
+  output logic                 pkt_valid_o,
+  input  logic                 pkt_ready_i,
+  output logic [FLIT_W-1:0]    pkt_hdr_o,
+  output logic [47:0]          pkt_local_addr_o,
+  // results
+  input  logic                 res_valid_i,
+  output logic                 res_ready_o,
+  /* verilator lint_off UNUSEDSIGNAL */  // a header's fields sit in its low 128 bits
+  input  logic [FLIT_W-1:0]    res_hdr_i,
+  /* verilator lint_on UNUSEDSIGNAL */
+  // the completion record written in this cycle
+  output logic                 cpl_wr_o,
+  output logic [2:0]           cpl_status_o,
+  output logic [CTR_W-1:0]     cpl_ctr_o,
+  output logic [7:0]           cpl_tag_o,
+  output logic [CRD_W-1:0]     credits_o,
+  output logic [TOT_W-1:0]     outstanding_o,
+  // registers
+  input  logic [31:0]          cfg_inj_limit_i,
+  input  logic [RETRY_W-1:0]   cfg_retry_interval_i,
+  input  logic [RETRY_W-1:0]   cfg_retry_limit_i,
+  input  logic [TIMEOUT_W-1:0] cfg_timeout_i,
+  input  logic [47:0]          reg_local_addr_i,
+  input  logic [47:0]          reg_net_addr_i,
+  input  logic [31:0]          reg_len_i,
+  input  logic [1:0]           reg_red_op_i,
+  input  logic [1:0]           reg_dtype_i,
+  input  logic                 reg_pull_i,
+  input  logic [7:0]           reg_src_i,
+  input  logic [7:0]           reg_dst_i,
+  input  logic [7:0]           reg_tag_i,
+  input  logic                 reg_go_i,
+  input  logic                 cpl_pop_i,
+  output logic                 go_pending_o,
+  output logic                 eng_busy_o,
+  output logic [6:0]           cmd_count_o,
+  output logic [6:0]           cpl_count_o,
+  output logic                 cpl_head_valid_o,
+  output logic [2:0]           cpl_head_status_o,
+  output logic [CTR_W-1:0]     cpl_head_ctr_o,
+  output logic [7:0]           cpl_head_tag_o,
+  output logic                 ev_cpl_ok_o,
+  output logic                 ev_cpl_err_o,
+  output logic                 ev_stray_o,
+  output logic [STAT_W-1:0]    stat_alloc_fail_o,
+  output logic [STAT_W-1:0]    stat_retries_o,
+  output logic [STAT_W-1:0]    stat_no_credit_o,
+  output logic [STAT_W-1:0]    stat_timeouts_o,
+  output logic [STAT_W-1:0]    stat_bytes_o,
+  output logic [STAT_W-1:0]    stat_pkts_o,
+  output logic [STAT_W-1:0]    stat_results_o,
+  output logic [STAT_W-1:0]    stat_strays_o,
+  output logic [STAT_W-1:0]    stat_bad_res_o,
+  output logic [STAT_W-1:0]    stat_cpl_ok_o,
+  output logic [STAT_W-1:0]    stat_refused_o
+);
+
+  localparam int unsigned FB     = FLIT_W / 8;  // bytes a flit
+  localparam int unsigned FBL    = $clog2(FB);
+  localparam int unsigned CQ_AW  = (CMD_DEPTH > 1) ? $clog2(CMD_DEPTH) : 1;
+  localparam int unsigned CP_AW  = (CPL_DEPTH > 1) ? $clog2(CPL_DEPTH) : 1;
+  localparam int unsigned CQN_W  = $clog2(CMD_DEPTH + 1);
+  localparam int unsigned CPN_W  = $clog2(CPL_DEPTH + 1);
+  // a queued request: {cause, local, net, len, dtype, pull, src, dst, tag}
+  localparam int unsigned CMD_EW = 3 + 48 + 48 + LEN_W + 2 + 1 + 24;
+  // a completion record: {status, ctr, tag}
+  localparam int unsigned REC_W  = 3 + CTR_W + 8;
+
+  localparam logic [2:0] ST_OK = 3'd0, ST_TIMEOUT = 3'd1, ST_NO_CREDIT = 3'd2, ST_BAD_LEN = 3'd3,
+                         ST_BAD_RED_OP = 3'd4, ST_BAD_DTYPE = 3'd5, ST_BAD_ADDR = 3'd6;
+
+  // The refusal rule (DmaCplStatus, dma_request_check): the first that holds.
+  function automatic logic [2:0] req_check(input logic [31:0] len, input logic [1:0] red_op,
+                                           input logic [1:0] dtype, input logic [47:0] la,
+                                           input logic [47:0] na);
+    logic [49:0] bytes, lend, nend;
+    bytes = 50'(len) << FBL;
+    lend  = 50'(la) + bytes;
+    nend  = 50'(na) + bytes;
+    if (len == '0 || (len >> LEN_W) != '0) req_check = ST_BAD_LEN;
+    else if (red_op != t3_pkt_pkg::RED_ADD) req_check = ST_BAD_RED_OP;
+    else if (dtype > t3_pkt_pkg::DT_FP32) req_check = ST_BAD_DTYPE;
+    else if (la[FBL-1:0] != '0 || na[FBL-1:0] != '0 || lend > 50'h1_0000_0000_0000 ||
+             nend > 50'h1_0000_0000_0000) req_check = ST_BAD_ADDR;
+    else req_check = ST_OK;
+  endfunction
+
+  // ---------------------------------------------------------------- state
+  logic [CQ_AW-1:0] cq_wr_q, cq_rd_q;
+  logic [CQN_W-1:0] cq_n_q;
+  logic             cq_hv_q, go_pend_q;
+  logic [RETRY_W-1:0] tries_q, wait_q;
+  // request generator
+  logic             eng_valid_q;
+  logic [CTR_W-1:0] eng_ctr_q;
+  logic [47:0]      eng_local_q, eng_net_q;
+  logic [LEN_W-1:0] eng_len_q;
+  logic [1:0]       eng_dtype_q;
+  logic             eng_pull_q;
+  logic [7:0]       eng_src_q, eng_dst_q;
+  // packet descriptor register
+  logic             pkt_valid_q, pkt_pull_q;
+  logic [1:0]       pkt_dtype_q;
+  logic [7:0]       pkt_len_q, pkt_src_q, pkt_dst_q, pkt_ctr_q;
+  logic [47:0]      pkt_addr_q, pkt_local_q;
+  // counters
+  logic [CTRS-1:0]      valid_q, all_q;
+  logic [LEN_W-1:0]     out_q   [CTRS];
+  logic [TIMEOUT_W-1:0] timer_q [CTRS];
+  logic [TOT_W-1:0]     tot_q;
+  logic [CRD_W-1:0]     credits_q;
+  // completion stage and queue
+  logic             st_valid_q, st_mem_q;
+  logic [2:0]       st_status_q;
+  logic [CTR_W-1:0] st_ctr_q;
+  logic [7:0]       st_tag_q;
+  logic [CP_AW-1:0] cp_wr_q, cp_rd_q;
+  logic [CPN_W-1:0] cp_n_q;
+  logic             cp_hv_q;
+  logic [STAT_W-1:0] st_alloc_fail_q, st_retries_q, st_no_credit_q, st_timeouts_q, st_bytes_q,
+                     st_pkts_q, st_results_q, st_strays_q, st_bad_res_q, st_cpl_ok_q, st_refused_q;
+
+  // ---------------------------------------------------------------- memories
+  logic              cq_we, cq_re;
+  logic [CMD_EW-1:0] cq_wdata, cq_rdata;
+  logic              tg_we, tg_re;
+  logic [CTR_W-1:0]  tg_waddr, tg_raddr;
+  logic [7:0]        tg_rdata;
+  logic              cp_we, cp_re;
+  logic [REC_W-1:0]  cp_wdata, cp_rdata;
+
+  t3_mem #(.DEPTH(CMD_DEPTH), .WIDTH(CMD_EW)) u_cmdq (
+    .clk_i, .we_i(cq_we), .waddr_i(cq_wr_q), .wdata_i(cq_wdata), .re_i(cq_re), .raddr_i(cq_rd_q),
+    .rdata_o(cq_rdata)
+  );
+  t3_mem #(.DEPTH(CTRS), .WIDTH(8)) u_tags (
+    .clk_i, .we_i(tg_we), .waddr_i(tg_waddr), .wdata_i(cq_rdata[7:0]), .re_i(tg_re),
+    .raddr_i(tg_raddr), .rdata_o(tg_rdata)
+  );
+  t3_mem #(.DEPTH(CPL_DEPTH), .WIDTH(REC_W)) u_cplq (
+    .clk_i, .we_i(cp_we), .waddr_i(cp_wr_q), .wdata_i(cp_wdata), .re_i(cp_re), .raddr_i(cp_rd_q),
+    .rdata_o(cp_rdata)
+  );
+
+  // the head request's fields
+  logic [2:0]       h_cause;
+  logic [47:0]      h_local, h_net;
+  logic [LEN_W-1:0] h_len;
+  logic [1:0]       h_dtype;
+  logic             h_pull;
+  logic [7:0]       h_src, h_dst, h_tag;
+  assign {h_cause, h_local, h_net, h_len, h_dtype, h_pull, h_src, h_dst, h_tag} = cq_rdata;
+
+  // ---------------------------------------------------------------- requests in
+  logic        go, room, push;
+  logic [31:0] len;
+  logic [1:0]  red_op, dtype;
+  logic [47:0] la, na;
+  logic        pull;
+  logic [7:0]  src, dst, tag;
+  always_comb begin
+    go   = reg_go_i || go_pend_q;  // CMD_GO before the command port
+    room = 32'(cq_n_q) < CMD_DEPTH;
+    if (go) begin
+      len = reg_len_i; red_op = reg_red_op_i; dtype = reg_dtype_i; la = reg_local_addr_i;
+      na = reg_net_addr_i; pull = reg_pull_i; src = reg_src_i; dst = reg_dst_i; tag = reg_tag_i;
+      push = room;
+    end else begin
+      len = 32'(cmd_len_i); red_op = cmd_red_op_i; dtype = cmd_dtype_i; la = cmd_local_addr_i;
+      na = cmd_net_addr_i; pull = cmd_pull_i; src = cmd_src_i; dst = cmd_dst_i; tag = cmd_tag_i;
+      push = cmd_valid_i && room;
+    end
+    cq_wdata = {req_check(len, red_op, dtype, la, na), la, na, len[LEN_W-1:0], dtype, pull, src,
+                dst, tag};
+  end
+
+  // ---------------------------------------------------------------- results
+  logic [127:0] rh;
+  logic [3:0]   r_op;
+  logic [7:0]   r_ctr;
+  logic         cpl_room, res_fire, res_bad, res_match, res_done;
+  logic [CTRS-1:0] res_sel;  // the counter the result names
+  assign rh    = res_hdr_i[127:0];
+  assign r_op  = rh[t3_pkt_pkg::OP_LSB +: t3_pkt_pkg::OP_W];
+  assign r_ctr = rh[t3_pkt_pkg::CTR_LSB +: t3_pkt_pkg::CTR_W];
+  assign cpl_room = 32'(cp_n_q) + 32'(st_valid_q) < CPL_DEPTH;
+  assign res_fire = res_valid_i && cpl_room;
+  always_comb begin
+    res_bad = !(r_op == t3_pkt_pkg::OP_RESULT || r_op == t3_pkt_pkg::OP_PULL_RSP) ||
+              t3_pkt_pkg::pkt_check(rh, 8'(MAX_LEN), FBL) != t3_pkt_pkg::MAL_NONE;
+    res_match = 1'b0;
+    res_done  = 1'b0;
+    for (int unsigned c = 0; c < CTRS; c++) begin
+      res_sel[c] = res_fire && !res_bad && r_ctr == 8'(c) && valid_q[c] && out_q[c] != '0;
+      if (res_sel[c]) begin
+        res_match = 1'b1;
+        res_done  = all_q[c] && out_q[c] == LEN_W'(1);
+      end
+    end
+  end
+
+  // ---------------------------------------------------------------- timeouts
+  logic             to_fire;
+  logic [CTR_W-1:0] to_ctr;
+  always_comb begin
+    to_fire = 1'b0;
+    to_ctr  = '0;
+    for (int unsigned c = 0; c < CTRS; c++) begin
+      if (!to_fire && cfg_timeout_i != '0 && cpl_room && !res_done && valid_q[c] && all_q[c] &&
+          timer_q[c] >= cfg_timeout_i && !res_sel[c]) begin
+        to_fire = 1'b1;
+        to_ctr  = CTR_W'(c);
+      end
+    end
+  end
+
+  // ---------------------------------------------------------------- the head
+  logic             port_free, h_refuse, h_alloc, h_fail, h_give_up, pop_head, any_free;
+  logic [CTR_W-1:0] alloc_ctr;
+  always_comb begin
+    any_free  = 1'b0;
+    alloc_ctr = '0;
+    for (int unsigned c = 0; c < CTRS; c++) begin
+      if (!any_free && !valid_q[c]) begin
+        any_free  = 1'b1;
+        alloc_ctr = CTR_W'(c);
+      end
+    end
+    port_free = cpl_room && !res_done && !to_fire;
+    h_refuse  = cq_hv_q && port_free && h_cause != ST_OK;
+    h_alloc   = 1'b0;
+    h_fail    = 1'b0;
+    h_give_up = 1'b0;
+    if (cq_hv_q && port_free && h_cause == ST_OK && !eng_valid_q && wait_q == '0) begin
+      if (any_free) h_alloc = 1'b1;
+      else if (tries_q >= cfg_retry_limit_i) h_give_up = 1'b1;
+      else h_fail = 1'b1;
+    end
+    pop_head = h_refuse || h_alloc || h_give_up;
+  end
+
+  // ---------------------------------------------------------------- the request generator
+  logic             issue, last;
+  logic [7:0]       plen;
+  assign issue = eng_valid_q && (!pkt_valid_q || pkt_ready_i) && cfg_inj_limit_i != '0 &&
+                 32'(tot_q) < cfg_inj_limit_i;
+  assign last  = 32'(eng_len_q) <= MAX_LEN;
+  assign plen  = last ? 8'(eng_len_q) : 8'(MAX_LEN);
+
+  // ---------------------------------------------------------------- the completion record
+  logic             ev;
+  logic [2:0]       ev_status;
+  logic [CTR_W-1:0] ev_ctr;
+  always_comb begin
+    ev = 1'b1;
+    ev_status = ST_OK;
+    ev_ctr = '0;
+    if (res_done) ev_ctr = r_ctr[CTR_W-1:0];
+    else if (to_fire) begin
+      ev_status = ST_TIMEOUT;
+      ev_ctr = to_ctr;
+    end else if (h_refuse) ev_status = h_cause;
+    else if (h_give_up) ev_status = ST_NO_CREDIT;
+    else ev = 1'b0;
+  end
+
+  // ---------------------------------------------------------------- memory ports
+  logic cq_load, cp_pop, cp_load;
+  assign cq_load  = cq_n_q != '0 && (!cq_hv_q || pop_head);
+  assign cq_we    = rst_ni && push;
+  assign cq_re    = rst_ni && cq_load;
+  assign tg_we    = rst_ni && h_alloc;
+  assign tg_waddr = alloc_ctr;
+  assign tg_re    = rst_ni && (res_done || to_fire);
+  assign tg_raddr = ev_ctr;
+  assign cp_pop   = cpl_pop_i && cp_hv_q;
+  assign cp_load  = cp_n_q != '0 && (!cp_hv_q || cp_pop);
+  assign cp_we    = rst_ni && st_valid_q;
+  assign cp_re    = rst_ni && cp_load;
+  assign cp_wdata = {st_status_q, st_ctr_q, st_mem_q ? tg_rdata : st_tag_q};
+
+  // ---------------------------------------------------------------- outputs
+  logic [2:0]       cph_status;
+  logic [CTR_W-1:0] cph_ctr;
+  logic [7:0]       cph_tag;
+  assign {cph_status, cph_ctr, cph_tag} = cp_rdata;
+
+  always_comb begin
+    pkt_hdr_o = '0;
+    if (pkt_valid_q) begin
+      pkt_hdr_o[t3_pkt_pkg::OP_LSB +: 4]     = pkt_pull_q ? t3_pkt_pkg::OP_PULL : t3_pkt_pkg::OP_PUSH;
+      pkt_hdr_o[t3_pkt_pkg::RED_OP_LSB +: 2] = t3_pkt_pkg::RED_ADD;
+      pkt_hdr_o[t3_pkt_pkg::DTYPE_LSB +: 2]  = pkt_dtype_q;
+      pkt_hdr_o[t3_pkt_pkg::LEN_LSB +: 8]    = pkt_len_q;
+      pkt_hdr_o[t3_pkt_pkg::SRC_LSB +: 8]    = pkt_src_q;
+      pkt_hdr_o[t3_pkt_pkg::DST_LSB +: 8]    = pkt_dst_q;
+      pkt_hdr_o[t3_pkt_pkg::COUNT_LSB +: 8]  = 8'd1;
+      pkt_hdr_o[t3_pkt_pkg::CTR_LSB +: 8]    = pkt_ctr_q;
+      pkt_hdr_o[t3_pkt_pkg::ADDR_LSB +: 48]  = pkt_addr_q;
+    end
+  end
+  assign pkt_valid_o       = pkt_valid_q;
+  assign pkt_local_addr_o  = pkt_valid_q ? pkt_local_q : '0;
+  assign cmd_ready_o       = room && !go;
+  assign res_ready_o       = cpl_room;
+  assign cpl_wr_o          = st_valid_q;
+  assign cpl_status_o      = st_valid_q ? st_status_q : '0;
+  assign cpl_ctr_o         = st_valid_q ? st_ctr_q : '0;
+  assign cpl_tag_o         = st_valid_q ? (st_mem_q ? tg_rdata : st_tag_q) : '0;
+  assign credits_o         = credits_q;
+  assign outstanding_o     = tot_q;
+  assign go_pending_o      = go_pend_q;
+  assign eng_busy_o        = eng_valid_q;
+  assign cmd_count_o       = 7'(cq_n_q) + 7'(cq_hv_q);
+  assign cpl_count_o       = 7'(cp_n_q) + 7'(cp_hv_q);
+  assign cpl_head_valid_o  = cp_hv_q;
+  assign cpl_head_status_o = cp_hv_q ? cph_status : '0;
+  assign cpl_head_ctr_o    = cp_hv_q ? cph_ctr : '0;
+  assign cpl_head_tag_o    = cp_hv_q ? cph_tag : '0;
+  assign ev_cpl_ok_o       = st_valid_q && st_status_q == ST_OK;
+  assign ev_cpl_err_o      = st_valid_q && st_status_q != ST_OK;
+  assign ev_stray_o        = res_fire && !res_match;
+  assign stat_alloc_fail_o = st_alloc_fail_q;
+  assign stat_retries_o    = st_retries_q;
+  assign stat_no_credit_o  = st_no_credit_q;
+  assign stat_timeouts_o   = st_timeouts_q;
+  assign stat_bytes_o      = st_bytes_q;
+  assign stat_pkts_o       = st_pkts_q;
+  assign stat_results_o    = st_results_q;
+  assign stat_strays_o     = st_strays_q;
+  assign stat_bad_res_o    = st_bad_res_q;
+  assign stat_cpl_ok_o     = st_cpl_ok_q;
+  assign stat_refused_o    = st_refused_q;
+
+  // ---------------------------------------------------------------- the edge
+  logic [LEN_W-1:0] to_out;
+  always_comb begin
+    to_out = '0;
+    for (int unsigned c = 0; c < CTRS; c++)
+      if (to_fire && to_ctr == CTR_W'(c)) to_out = out_q[c];
+  end
+
+  always_ff @(posedge clk_i) begin
+    if (!rst_ni) begin
+      cq_wr_q <= '0; cq_rd_q <= '0; cq_n_q <= '0; cq_hv_q <= 1'b0; go_pend_q <= 1'b0;
+      tries_q <= '0; wait_q <= '0;
+      eng_valid_q <= 1'b0; eng_ctr_q <= '0; eng_local_q <= '0; eng_net_q <= '0; eng_len_q <= '0;
+      eng_dtype_q <= '0; eng_pull_q <= 1'b0; eng_src_q <= '0; eng_dst_q <= '0;
+      pkt_valid_q <= 1'b0; pkt_pull_q <= 1'b0; pkt_dtype_q <= '0; pkt_len_q <= '0;
+      pkt_src_q <= '0; pkt_dst_q <= '0; pkt_ctr_q <= '0; pkt_addr_q <= '0; pkt_local_q <= '0;
+      valid_q <= '0; all_q <= '0;
+      for (int unsigned c = 0; c < CTRS; c++) begin
+        out_q[c]   <= '0;
+        timer_q[c] <= '0;
+      end
+      tot_q <= '0; credits_q <= '0;
+      st_valid_q <= 1'b0; st_mem_q <= 1'b0; st_status_q <= '0; st_ctr_q <= '0; st_tag_q <= '0;
+      cp_wr_q <= '0; cp_rd_q <= '0; cp_n_q <= '0; cp_hv_q <= 1'b0;
+      st_alloc_fail_q <= '0; st_retries_q <= '0; st_no_credit_q <= '0; st_timeouts_q <= '0;
+      st_bytes_q <= '0; st_pkts_q <= '0; st_results_q <= '0; st_strays_q <= '0;
+      st_bad_res_q <= '0; st_cpl_ok_q <= '0; st_refused_q <= '0;
+    end else begin
+      // completion queue
+      if (st_valid_q) cp_wr_q <= (32'(cp_wr_q) == CPL_DEPTH - 1) ? '0 : cp_wr_q + 1'b1;
+      if (cp_load) cp_rd_q <= (32'(cp_rd_q) == CPL_DEPTH - 1) ? '0 : cp_rd_q + 1'b1;
+      cp_n_q  <= cp_n_q + CPN_W'(st_valid_q) - CPN_W'(cp_load);
+      cp_hv_q <= cp_load || (cp_hv_q && !cp_pop);
+      // completion stage
+      st_valid_q  <= ev;
+      st_status_q <= ev_status;
+      st_ctr_q    <= ev_ctr;
+      st_mem_q    <= res_done || to_fire;
+      st_tag_q    <= (h_refuse || h_give_up) ? h_tag : '0;
+      // command queue
+      if (push) cq_wr_q <= (32'(cq_wr_q) == CMD_DEPTH - 1) ? '0 : cq_wr_q + 1'b1;
+      if (cq_load) cq_rd_q <= (32'(cq_rd_q) == CMD_DEPTH - 1) ? '0 : cq_rd_q + 1'b1;
+      cq_n_q    <= cq_n_q + CQN_W'(push) - CQN_W'(cq_load);
+      cq_hv_q   <= cq_load || (cq_hv_q && !pop_head);
+      go_pend_q <= go && !room;
+      // retries (paper §IV: no counter, the DMA retries, then reports an error)
+      if (h_fail) begin
+        tries_q <= tries_q + 1'b1;
+        wait_q  <= cfg_retry_interval_i;
+      end else if (pop_head) begin
+        tries_q <= '0;
+        wait_q  <= '0;
+      end else if (wait_q != '0) begin
+        wait_q <= wait_q - 1'b1;
+      end
+      // counters
+      for (int unsigned c = 0; c < CTRS; c++) begin
+        if (h_alloc && alloc_ctr == CTR_W'(c)) timer_q[c] <= '0;
+        else if (res_sel[c]) timer_q[c] <= '0;
+        else if (issue && last && eng_ctr_q == CTR_W'(c)) timer_q[c] <= '0;
+        else if (valid_q[c] && all_q[c] && timer_q[c] != '1) timer_q[c] <= timer_q[c] + 1'b1;
+        if (h_alloc && alloc_ctr == CTR_W'(c)) out_q[c] <= '0;
+        else out_q[c] <= out_q[c] - LEN_W'(res_sel[c]) + LEN_W'(issue && eng_ctr_q == CTR_W'(c));
+        if (h_alloc && alloc_ctr == CTR_W'(c)) begin
+          valid_q[c] <= 1'b1;
+          all_q[c]   <= 1'b0;
+        end else begin
+          if ((res_sel[c] && res_done) || (to_fire && to_ctr == CTR_W'(c))) valid_q[c] <= 1'b0;
+          if (issue && last && eng_ctr_q == CTR_W'(c)) all_q[c] <= 1'b1;
+        end
+      end
+      tot_q     <= tot_q + TOT_W'(issue) - TOT_W'(res_match) - TOT_W'(to_out);
+      credits_q <= credits_q + CRD_W'(h_alloc) - CRD_W'(res_done) - CRD_W'(to_fire);
+      // packet descriptor register
+      if (issue) begin
+        pkt_valid_q <= 1'b1;
+        pkt_pull_q  <= eng_pull_q;
+        pkt_dtype_q <= eng_dtype_q;
+        pkt_len_q   <= plen;
+        pkt_src_q   <= eng_src_q;
+        pkt_dst_q   <= eng_dst_q;
+        pkt_ctr_q   <= 8'(eng_ctr_q);
+        pkt_addr_q  <= eng_net_q;
+        pkt_local_q <= eng_local_q;
+      end else if (pkt_ready_i) begin
+        pkt_valid_q <= 1'b0;
+      end
+      // request generator
+      if (h_alloc) begin
+        eng_valid_q <= 1'b1;
+        eng_ctr_q   <= alloc_ctr;
+        eng_local_q <= h_local;
+        eng_net_q   <= h_net;
+        eng_len_q   <= h_len;
+        eng_dtype_q <= h_dtype;
+        eng_pull_q  <= h_pull;
+        eng_src_q   <= h_src;
+        eng_dst_q   <= h_dst;
+      end else if (issue) begin
+        eng_len_q   <= eng_len_q - LEN_W'(plen);
+        eng_local_q <= eng_local_q + (48'(plen) << FBL);
+        eng_net_q   <= eng_net_q + (48'(plen) << FBL);
+        if (last) eng_valid_q <= 1'b0;
+      end
+      // status counters (they wrap)
+      st_alloc_fail_q <= st_alloc_fail_q + STAT_W'(h_fail || h_give_up);
+      st_retries_q    <= st_retries_q + STAT_W'((h_alloc || h_fail || h_give_up) && tries_q != '0);
+      st_no_credit_q  <= st_no_credit_q + STAT_W'(h_give_up);
+      st_timeouts_q   <= st_timeouts_q + STAT_W'(to_fire);
+      st_bytes_q      <= st_bytes_q + (issue ? STAT_W'(32'(plen) << FBL) : '0);
+      st_pkts_q       <= st_pkts_q + STAT_W'(issue);
+      st_results_q    <= st_results_q + STAT_W'(res_match);
+      st_strays_q     <= st_strays_q + STAT_W'(res_fire && !res_bad && !res_match);
+      st_bad_res_q    <= st_bad_res_q + STAT_W'(res_fire && res_bad);
+      st_cpl_ok_q     <= st_cpl_ok_q + STAT_W'(res_done);
+      st_refused_q    <= st_refused_q + STAT_W'(h_refuse);
+    end
+  end
+
+endmodule
