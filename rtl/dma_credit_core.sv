@@ -221,17 +221,63 @@ module dma_credit_core #(
                 dst, tag};
   end
 
+  // ---------------------------------------------------------------- the completion port
+  // One record a cycle, in this priority: a timeout, the head's record (a
+  // refusal, NO_CREDIT), a request's last result; none while the completion
+  // queue has no room. No source waits on the result decode (timing).
+  logic cpl_room;
+  assign cpl_room = 32'(cp_n_q) + 32'(st_valid_q) < CPL_DEPTH;
+
+  // ---------------------------------------------------------------- timeouts
+  logic             to_fire;
+  logic [CTR_W-1:0] to_ctr;
+  always_comb begin
+    to_fire = 1'b0;
+    to_ctr  = '0;
+    for (int unsigned c = 0; c < CTRS; c++) begin
+      if (!to_fire && valid_q[c] && all_q[c] && timer_q[c] >= cfg_timeout_i) begin
+        to_fire = 1'b1;
+        to_ctr  = CTR_W'(c);
+      end
+    end
+    to_fire = to_fire && cfg_timeout_i != '0 && cpl_room;
+  end
+
+  // ---------------------------------------------------------------- the head
+  logic             h_refuse, h_alloc, h_fail, h_give_up, pop_head, any_free;
+  logic [CTR_W-1:0] alloc_ctr;
+  always_comb begin
+    any_free  = 1'b0;
+    alloc_ctr = '0;
+    for (int unsigned c = 0; c < CTRS; c++) begin
+      if (!any_free && !valid_q[c]) begin
+        any_free  = 1'b1;
+        alloc_ctr = CTR_W'(c);
+      end
+    end
+    h_refuse  = cq_hv_q && cpl_room && !to_fire && h_cause != ST_OK;
+    h_alloc   = 1'b0;
+    h_fail    = 1'b0;
+    h_give_up = 1'b0;
+    if (cq_hv_q && cpl_room && !to_fire && h_cause == ST_OK && !eng_valid_q && wait_q == '0) begin
+      if (any_free) h_alloc = 1'b1;
+      else if (tries_q >= cfg_retry_limit_i) h_give_up = 1'b1;
+      else h_fail = 1'b1;
+    end
+    pop_head = h_refuse || h_alloc || h_give_up;
+  end
+
   // ---------------------------------------------------------------- results
   logic [127:0] rh;
   logic [3:0]   r_op;
   logic [7:0]   r_ctr;
-  logic         cpl_room, res_fire, res_bad, res_match, res_done;
+  logic         res_ready, res_fire, res_bad, res_match, res_done;
   logic [CTRS-1:0] res_sel;  // the counter the result names
-  assign rh    = res_hdr_i[127:0];
-  assign r_op  = rh[t3_pkt_pkg::OP_LSB +: t3_pkt_pkg::OP_W];
-  assign r_ctr = rh[t3_pkt_pkg::CTR_LSB +: t3_pkt_pkg::CTR_W];
-  assign cpl_room = 32'(cp_n_q) + 32'(st_valid_q) < CPL_DEPTH;
-  assign res_fire = res_valid_i && cpl_room;
+  assign rh        = res_hdr_i[127:0];
+  assign r_op      = rh[t3_pkt_pkg::OP_LSB +: t3_pkt_pkg::OP_W];
+  assign r_ctr     = rh[t3_pkt_pkg::CTR_LSB +: t3_pkt_pkg::CTR_W];
+  assign res_ready = cpl_room && !to_fire && !h_refuse && !h_give_up;
+  assign res_fire  = res_valid_i && res_ready;
   always_comb begin
     res_bad = !(r_op == t3_pkt_pkg::OP_RESULT || r_op == t3_pkt_pkg::OP_PULL_RSP) ||
               t3_pkt_pkg::pkt_check(rh, 8'(MAX_LEN), FBL) != t3_pkt_pkg::MAL_NONE;
@@ -244,46 +290,6 @@ module dma_credit_core #(
         res_done  = all_q[c] && out_q[c] == LEN_W'(1);
       end
     end
-  end
-
-  // ---------------------------------------------------------------- timeouts
-  logic             to_fire;
-  logic [CTR_W-1:0] to_ctr;
-  always_comb begin
-    to_fire = 1'b0;
-    to_ctr  = '0;
-    for (int unsigned c = 0; c < CTRS; c++) begin
-      if (!to_fire && cfg_timeout_i != '0 && cpl_room && !res_done && valid_q[c] && all_q[c] &&
-          timer_q[c] >= cfg_timeout_i && !res_sel[c]) begin
-        to_fire = 1'b1;
-        to_ctr  = CTR_W'(c);
-      end
-    end
-  end
-
-  // ---------------------------------------------------------------- the head
-  logic             port_free, h_refuse, h_alloc, h_fail, h_give_up, pop_head, any_free;
-  logic [CTR_W-1:0] alloc_ctr;
-  always_comb begin
-    any_free  = 1'b0;
-    alloc_ctr = '0;
-    for (int unsigned c = 0; c < CTRS; c++) begin
-      if (!any_free && !valid_q[c]) begin
-        any_free  = 1'b1;
-        alloc_ctr = CTR_W'(c);
-      end
-    end
-    port_free = cpl_room && !res_done && !to_fire;
-    h_refuse  = cq_hv_q && port_free && h_cause != ST_OK;
-    h_alloc   = 1'b0;
-    h_fail    = 1'b0;
-    h_give_up = 1'b0;
-    if (cq_hv_q && port_free && h_cause == ST_OK && !eng_valid_q && wait_q == '0) begin
-      if (any_free) h_alloc = 1'b1;
-      else if (tries_q >= cfg_retry_limit_i) h_give_up = 1'b1;
-      else h_fail = 1'b1;
-    end
-    pop_head = h_refuse || h_alloc || h_give_up;
   end
 
   // ---------------------------------------------------------------- the request generator
@@ -302,12 +308,12 @@ module dma_credit_core #(
     ev = 1'b1;
     ev_status = ST_OK;
     ev_ctr = '0;
-    if (res_done) ev_ctr = r_ctr[CTR_W-1:0];
-    else if (to_fire) begin
+    if (to_fire) begin
       ev_status = ST_TIMEOUT;
       ev_ctr = to_ctr;
     end else if (h_refuse) ev_status = h_cause;
     else if (h_give_up) ev_status = ST_NO_CREDIT;
+    else if (res_done) ev_ctr = r_ctr[CTR_W-1:0];
     else ev = 1'b0;
   end
 
@@ -349,7 +355,7 @@ module dma_credit_core #(
   assign pkt_valid_o       = pkt_valid_q;
   assign pkt_local_addr_o  = pkt_valid_q ? pkt_local_q : '0;
   assign cmd_ready_o       = room && !go;
-  assign res_ready_o       = cpl_room;
+  assign res_ready_o       = res_ready;
   assign cpl_wr_o          = st_valid_q;
   assign cpl_status_o      = st_valid_q ? st_status_q : '0;
   assign cpl_ctr_o         = st_valid_q ? st_ctr_q : '0;

@@ -111,7 +111,9 @@ TEST(DmaCreditCore, CycleTable) {
       EXPECT_EQ(o.cpl_tag, 0x42u);
       EXPECT_TRUE(o.ev_cpl_ok);
     }
-    if (o.cpl_head_valid) EXPECT_EQ(o.cpl_head_tag, 0x42u);
+    if (o.cpl_head_valid) {
+      EXPECT_EQ(o.cpl_head_tag, 0x42u);
+    }
   }
 }
 

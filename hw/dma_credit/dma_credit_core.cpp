@@ -41,7 +41,7 @@ DmaCreditCore::DmaCreditCore(const DmaCreditParams& p)
       timer_max_(uint32_t(low_mask(p.timeout_w))),
       cmdq_(p.cmd_depth),
       out_(p.ctrs, 0),
-      timer_(p.ctrs, 0),
+      prog_(p.ctrs, 0),
       tags_(p.ctrs),
       cplq_(p.cpl_depth) {}
 
@@ -53,10 +53,13 @@ void DmaCreditCore::reset() {
   eng_ctr_ = 0;
   eng_ = Cmd{};
   pkt_valid_ = false;
-  pkt_h_ = pkt::Header{};
+  pkt_hdr_ = Wide{};
   pkt_local_ = 0;
   valid_ = all_ = 0;
-  for (unsigned c = 0; c < p_.ctrs; ++c) out_[c] = timer_[c] = 0;
+  for (unsigned c = 0; c < p_.ctrs; ++c) {
+    out_[c] = 0;
+    prog_[c] = now_ + 1;  // the edge that resets them
+  }
   tot_ = credits_ = 0;
   st_valid_ = st_mem_ = false;
   st_status_ = st_ctr_ = st_tag_ = 0;
@@ -65,63 +68,54 @@ void DmaCreditCore::reset() {
   stat_ = DmaCreditStats{};
 }
 
+DmaCreditCore::Cmd DmaCreditCore::queued(const DmaCreditCoreInputs& in, bool go) const {
+  const DmaRequest r =
+      go ? DmaRequest{in.reg.local_addr, in.reg.net_addr, in.reg.len, in.reg.red_op, in.reg.dtype,
+                      in.reg.pull, in.reg.src, in.reg.dst, in.reg.tag}
+         : DmaRequest{in.cmd_local_addr, in.cmd_net_addr, in.cmd_len, in.cmd_red_op, in.cmd_dtype,
+                      in.cmd_pull, in.cmd_src, in.cmd_dst, in.cmd_tag};
+  Cmd c;
+  c.cause = uint8_t(dma_request_check(p_, r));
+  c.local = r.local_addr;
+  c.net = r.net_addr;
+  c.len = uint32_t(r.len & low_mask(p_.len_w));
+  c.dtype = r.dtype;
+  c.pull = r.pull;
+  c.src = r.src;
+  c.dst = r.dst;
+  c.tag = r.tag;
+  return c;
+}
+
 DmaCreditCore::Decision DmaCreditCore::decide(const DmaCreditCoreInputs& in) const {
   Decision d;
 
   // ---- requests in: CMD_GO first (its pulse, or held while the queue is full)
   d.go = in.reg.go || go_pend_;
   d.room = cq_n_ < p_.cmd_depth;
-  DmaRequest r;
-  if (d.go) {
-    r = {in.reg.local_addr, in.reg.net_addr, in.reg.len, in.reg.red_op, in.reg.dtype,
-         in.reg.pull, in.reg.src, in.reg.dst, in.reg.tag};
-    d.push = d.room;
-  } else {
-    r = {in.cmd_local_addr, in.cmd_net_addr, in.cmd_len, in.cmd_red_op, in.cmd_dtype,
-         in.cmd_pull, in.cmd_src, in.cmd_dst, in.cmd_tag};
-    d.push = in.cmd_valid && d.room;
-  }
-  if (d.push) {
-    d.push_cmd.cause = uint8_t(dma_request_check(p_, r));
-    d.push_cmd.local = r.local_addr;
-    d.push_cmd.net = r.net_addr;
-    d.push_cmd.len = uint32_t(r.len & low_mask(p_.len_w));
-    d.push_cmd.dtype = r.dtype;
-    d.push_cmd.pull = r.pull;
-    d.push_cmd.src = r.src;
-    d.push_cmd.dst = r.dst;
-    d.push_cmd.tag = r.tag;
-  }
+  d.push = d.room && (d.go || in.cmd_valid);
 
-  // ---- results: the completion queue has room for what they may complete
+  // ---- the completion port: one record a cycle, in this priority: a
+  // timeout, the head's record (a refusal, NO_CREDIT), a request's last
+  // result. Every source waits while the completion queue has no room.
   d.cpl_room = cp_n_ + unsigned(st_valid_) < p_.cpl_depth;
-  d.res_fire = in.res_valid && d.cpl_room;
-  if (d.res_fire) {
-    const pkt::Header h = pkt::unpack(in.res_hdr);
-    d.res_bad = !(h.op == uint8_t(pkt::Op::result) || h.op == uint8_t(pkt::Op::pull_rsp)) ||
-                pkt::check(h, p_.max_len, p_.flit_w) != pkt::Malformed::none;
-    d.res_ctr = h.ctr;
-    // Matched by the counter id the packet carries (paper §IV): live, with a
-    // packet outstanding; anything else is a stray.
-    d.res_match = !d.res_bad && h.ctr < p_.ctrs && ((valid_ >> h.ctr) & 1) && out_[h.ctr] != 0;
-    d.res_done = d.res_match && ((all_ >> h.ctr) & 1) && out_[h.ctr] == 1;
-  }
 
-  // ---- timeouts: the lowest counter that has waited TIMEOUT cycles
-  if (in.cfg.timeout != 0 && d.cpl_room && !d.res_done) {
-    const uint64_t waiting = valid_ & all_;
-    for (unsigned c = 0; c < p_.ctrs; ++c)
-      if (((waiting >> c) & 1) && timer_[c] >= in.cfg.timeout && !(d.res_match && d.res_ctr == c)) {
+  // ---- timeouts: the lowest counter that has waited TIMEOUT cycles (the
+  // timers saturate at 2^TIMEOUT_W - 1, TIMEOUT is at most that)
+  if (in.cfg.timeout != 0 && d.cpl_room) {
+    for (uint64_t waiting = valid_ & all_; waiting != 0; waiting &= waiting - 1) {
+      const unsigned c = unsigned(__builtin_ctzll(waiting));
+      if (now_ - prog_[c] >= in.cfg.timeout) {
         d.to_fire = true;
         d.to_ctr = c;
         break;
       }
+    }
   }
 
-  // ---- the head of the command queue: one action a cycle, when the
-  // completion port is free (any of them may end in a record)
-  const bool port_free = d.cpl_room && !d.res_done && !d.to_fire;
-  if (cq_hv_ && port_free) {
+  // ---- the head of the command queue: one action a cycle, when a record
+  // could be written (any of them may end in one)
+  if (cq_hv_ && d.cpl_room && !d.to_fire) {
     const Cmd& h = cmdq_.rdata();
     if (h.cause != 0) {
       d.head = Head::refuse;
@@ -136,6 +130,21 @@ DmaCreditCore::Decision DmaCreditCore::decide(const DmaCreditCoreInputs& in) con
     }
   }
 
+  // ---- results: taken while the completion port is left to them (a
+  // result may complete its request)
+  d.res_ready = d.cpl_room && !d.to_fire && d.head != Head::refuse && d.head != Head::give_up;
+  d.res_fire = in.res_valid && d.res_ready;
+  if (d.res_fire) {
+    const pkt::Header h = pkt::unpack(in.res_hdr);
+    d.res_bad = !(h.op == uint8_t(pkt::Op::result) || h.op == uint8_t(pkt::Op::pull_rsp)) ||
+                pkt::check(h, p_.max_len, p_.flit_w) != pkt::Malformed::none;
+    d.res_ctr = h.ctr;
+    // Matched by the counter id the packet carries (paper §IV): live, with a
+    // packet outstanding; anything else is a stray.
+    d.res_match = !d.res_bad && h.ctr < p_.ctrs && ((valid_ >> h.ctr) & 1) && out_[h.ctr] != 0;
+    d.res_done = d.res_match && ((all_ >> h.ctr) & 1) && out_[h.ctr] == 1;
+  }
+
   // ---- the request generator: a packet while fewer than INJ_LIMIT are out
   const bool inj_ok = in.cfg.inj_limit != 0 && tot_ < in.cfg.inj_limit;
   d.issue = eng_valid_ && (!pkt_valid_ || in.pkt_ready) && inj_ok;
@@ -143,11 +152,7 @@ DmaCreditCore::Decision DmaCreditCore::decide(const DmaCreditCoreInputs& in) con
   d.len = d.last ? eng_.len : p_.max_len;
 
   // ---- the completion record of the cycle (one source at most)
-  if (d.res_done) {
-    d.ev = true;
-    d.ev_status = uint8_t(DmaCplStatus::ok);
-    d.ev_ctr = d.res_ctr;
-  } else if (d.to_fire) {
+  if (d.to_fire) {
     d.ev = true;
     d.ev_status = uint8_t(DmaCplStatus::timeout);
     d.ev_ctr = d.to_ctr;
@@ -157,6 +162,10 @@ DmaCreditCore::Decision DmaCreditCore::decide(const DmaCreditCoreInputs& in) con
   } else if (d.head == Head::give_up) {
     d.ev = true;
     d.ev_status = uint8_t(DmaCplStatus::no_credit);
+  } else if (d.res_done) {
+    d.ev = true;
+    d.ev_status = uint8_t(DmaCplStatus::ok);
+    d.ev_ctr = d.res_ctr;
   }
   return d;
 }
@@ -166,10 +175,10 @@ void DmaCreditCore::outputs(const DmaCreditCoreInputs& in, const Decision& d,
   o.cmd_ready = d.room && !d.go;
   o.pkt_valid = pkt_valid_;
   if (pkt_valid_) {  // data gated with valid: zeros before the first packet and after reset
-    o.pkt_hdr = pkt::pack(pkt_h_);
+    o.pkt_hdr = pkt_hdr_;
     o.pkt_local_addr = pkt_local_;
   }
-  o.res_ready = d.cpl_room;
+  o.res_ready = d.res_ready;
   o.cpl_wr = st_valid_;
   o.cpl_status = st_valid_ ? st_status_ : 0;
   o.cpl_ctr = st_valid_ ? st_ctr_ : 0;
@@ -202,14 +211,19 @@ DmaCreditCoreOutputs DmaCreditCore::step(const DmaCreditCoreInputs& in) {
   const Decision d = decide(in);
   DmaCreditCoreOutputs o;
   outputs(in, d, o);
-  if (!in.rst_n) reset();
-  else edge(in, d);
+  if (!in.rst_n) {
+    reset();
+    ++now_;
+  } else {
+    edge(in, d);
+  }
   return o;
 }
 
 void DmaCreditCore::clock(const DmaCreditCoreInputs& in) {
   if (!in.rst_n) {
     reset();
+    ++now_;
     return;
   }
   edge(in, decide(in));
@@ -247,7 +261,8 @@ void DmaCreditCore::edge(const DmaCreditCoreInputs& in, const Decision& d) {
   // ---- command queue
   {
     const bool load = cq_n_ > 0 && (!cq_hv_ || pop_head);
-    cmdq_.clock(d.push, cq_wr_, d.push_cmd, load, cq_rd_);
+    if (d.push) cmdq_.clock(true, cq_wr_, queued(in, d.go), load, cq_rd_);
+    else cmdq_.clock(false, 0, Cmd{}, load, cq_rd_);
     if (d.push) cq_wr_ = cq_wr_ + 1 == p_.cmd_depth ? 0 : cq_wr_ + 1;
     if (load) cq_rd_ = cq_rd_ + 1 == p_.cmd_depth ? 0 : cq_rd_ + 1;
     cq_n_ = cq_n_ + unsigned(d.push) - unsigned(load);
@@ -266,15 +281,13 @@ void DmaCreditCore::edge(const DmaCreditCoreInputs& in, const Decision& d) {
     wait_ = wait_ - 1;
   }
 
-  // ---- counters
+  // ---- counters (a timer is zeroed by its allocation, its last packet
+  // and each of its results: the cycle after this edge reads 0)
   const unsigned to_out = d.to_fire ? out_[d.to_ctr] : 0;
-  for (unsigned c = 0; c < p_.ctrs; ++c) {
-    const bool live_all = ((valid_ & all_) >> c) & 1;
-    if (d.head == Head::alloc && c == d.alloc_ctr) timer_[c] = 0;
-    else if (d.res_match && c == d.res_ctr) timer_[c] = 0;
-    else if (d.issue && d.last && c == eng_ctr_) timer_[c] = 0;
-    else if (live_all && timer_[c] != timer_max_) timer_[c] = timer_[c] + 1;
-  }
+  ++now_;
+  if (d.head == Head::alloc) prog_[d.alloc_ctr] = now_;
+  if (d.res_match) prog_[d.res_ctr] = now_;
+  if (d.issue && d.last) prog_[eng_ctr_] = now_;
   if (d.res_match) out_[d.res_ctr] -= 1;
   if (d.issue) out_[eng_ctr_] += 1;
   if (d.issue && d.last) all_ |= uint64_t{1} << eng_ctr_;
@@ -291,16 +304,17 @@ void DmaCreditCore::edge(const DmaCreditCoreInputs& in, const Decision& d) {
   // ---- packet descriptor register and the request generator
   if (d.issue) {
     pkt_valid_ = true;
-    pkt_h_ = pkt::Header{};
-    pkt_h_.op = uint8_t(eng_.pull ? pkt::Op::pull : pkt::Op::push);
-    pkt_h_.red_op = uint8_t(pkt::RedOp::add);
-    pkt_h_.dtype = eng_.dtype;
-    pkt_h_.len = uint8_t(d.len);
-    pkt_h_.src = eng_.src;
-    pkt_h_.dst = eng_.dst;
-    pkt_h_.count = 1;
-    pkt_h_.ctr = uint8_t(eng_ctr_);
-    pkt_h_.addr = eng_.net;
+    pkt::Header h;
+    h.op = uint8_t(eng_.pull ? pkt::Op::pull : pkt::Op::push);
+    h.red_op = uint8_t(pkt::RedOp::add);
+    h.dtype = eng_.dtype;
+    h.len = uint8_t(d.len);
+    h.src = eng_.src;
+    h.dst = eng_.dst;
+    h.count = 1;
+    h.ctr = uint8_t(eng_ctr_);
+    h.addr = eng_.net;
+    pkt_hdr_ = pkt::pack(h);
     pkt_local_ = eng_.local;
   } else if (in.pkt_ready) {
     pkt_valid_ = false;

@@ -145,7 +145,12 @@ class DmaCreditCore {
   // Introspection for the unit tests.
   bool ctr_live(unsigned c) const { return (valid_ >> c) & 1; }
   uint32_t ctr_outstanding(unsigned c) const { return out_[c]; }
-  uint32_t ctr_timer(unsigned c) const { return timer_[c]; }
+  // A counter's timer as the RTL holds it: cycles since its last packet was
+  // issued or its last result came back, saturating at 2^TIMEOUT_W - 1.
+  uint32_t ctr_timer(unsigned c) const {
+    const uint64_t t = now_ - prog_[c];
+    return t > timer_max_ ? timer_max_ : uint32_t(t);
+  }
 
  private:
   // A queued request: the refusal cause found when it was queued, then the
@@ -165,10 +170,9 @@ class DmaCreditCore {
   // The cycle's decision, from the state and the inputs.
   struct Decision {
     bool go = false, room = false, push = false;
-    Cmd push_cmd;
     Head head = Head::none;
     unsigned alloc_ctr = 0;
-    bool res_fire = false, res_bad = false, res_match = false, res_done = false;
+    bool res_ready = false, res_fire = false, res_bad = false, res_match = false, res_done = false;
     unsigned res_ctr = 0;
     bool to_fire = false;
     unsigned to_ctr = 0;
@@ -180,6 +184,8 @@ class DmaCreditCore {
     bool cpl_room = false;
   };
   Decision decide(const DmaCreditCoreInputs& in) const;
+  // The request queued in a cycle the queue takes one (CMD_GO's, or the port's).
+  Cmd queued(const DmaCreditCoreInputs& in, bool go) const;
   void outputs(const DmaCreditCoreInputs& in, const Decision& d, DmaCreditCoreOutputs& o) const;
   void edge(const DmaCreditCoreInputs& in, const Decision& d);
   void reset();
@@ -200,11 +206,15 @@ class DmaCreditCore {
   Cmd eng_;
   // packet descriptor register
   bool pkt_valid_ = false;
-  pkt::Header pkt_h_;
+  Wide pkt_hdr_;  // packed when issued
   uint64_t pkt_local_ = 0;
-  // the counters: live and all-issued bits, packets outstanding, timers
+  // the counters: live and all-issued bits, packets outstanding, and for
+  // the timers the cycle each was last zeroed (the RTL's timer is
+  // now_ - prog_, saturating: one subtraction instead of CTRS increments)
   uint64_t valid_ = 0, all_ = 0;
-  std::vector<uint32_t> out_, timer_;
+  std::vector<uint32_t> out_;
+  std::vector<uint64_t> prog_;
+  uint64_t now_ = 0;  // edges since construction
   Mem<uint8_t> tags_;
   uint32_t tot_ = 0, credits_ = 0;
   // completion stage and queue

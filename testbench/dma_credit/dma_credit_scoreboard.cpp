@@ -32,6 +32,7 @@ void DmaCreditScoreboard::reset_state() {
   prev_pkt_valid_ = prev_pkt_taken_ = prev_inj_ok_ = false;
   prev_credits_ = prev_live_ = 0;
   prev_res_done_ = false;
+  prev_res_blocked_ = false;
   n_no_credit_ = n_timeouts_ = n_bytes_ = n_pkts_ = n_results_ = n_strays_ = n_bad_ = n_cpl_ok_ =
       n_refused_ = 0;
 }
@@ -73,10 +74,18 @@ void DmaCreditScoreboard::on_record(const DmaCreditOutputs& out, std::ostream& e
     expect_ok_.reset();
   } else if (!out.cpl_wr) {
     if (out.cpl_status || out.cpl_ctr || out.cpl_tag) err << "cpl_* not zero without cpl_wr_o; ";
-    return;
   } else {
     record_event(out, err);
   }
+  // A timeout, a refusal or a NO_CREDIT takes the completion port: results
+  // wait that cycle (res_ready_o low with room), and only then.
+  const bool other = out.cpl_wr && out.cpl_status != 0;
+  if (other && !prev_res_blocked_)
+    err << "record status " << unsigned(out.cpl_status)
+        << " written though results were not held back the cycle before; ";
+  if (!other && prev_res_blocked_)
+    err << "res_ready_o was low with room in the completion queue, and no timeout, refusal or "
+           "NO_CREDIT followed; ";
   if (!out.cpl_wr) return;
   recs_.push_back(Rec{out.cpl_status, out.cpl_ctr, out.cpl_tag, t, 0});
   regs_.set_event(unsigned(DmaCreditReg::intr_state),
@@ -276,9 +285,9 @@ std::optional<std::string> DmaCreditScoreboard::observe(const DmaCreditInputs& i
   uint64_t recs_written = 0;
   for (const Rec& r : recs_) recs_written += r.written < t;
   const bool cpl_room = recs_written - rec_head + out.cpl_wr < p_.cpl_depth;
-  if (!rst && !prev_rst_ && out.res_ready != cpl_room)
-    err << "res_ready_o = " << out.res_ready << ", expected " << cpl_room << " ("
-        << recs_written << " records queued, head " << rec_head << "); ";
+  if (!rst && !prev_rst_ && out.res_ready && !cpl_room)
+    err << "res_ready_o high with the completion queue full (" << recs_written
+        << " records queued, head " << rec_head << "); ";
   // the command queue: the head from max(queued + 2, last removal + 1)
   const bool cmd_head = !reqs_.empty() && std::max(reqs_.front().queued + 2, last_removal_ + 1) <= t;
   const bool cmd_room = reqs_.size() - cmd_head < p_.cmd_depth;
@@ -422,6 +431,7 @@ std::optional<std::string> DmaCreditScoreboard::observe(const DmaCreditInputs& i
   prev_inj_ok_ = inj_ok;
   prev_credits_ = out.credits;
   prev_res_done_ = res_done;
+  prev_res_blocked_ = cpl_room && !out.res_ready;
   prev_live_ = live_now;
   prev_timeout_ = timeout_now;
   prev_rst_ = false;

@@ -114,7 +114,7 @@ class DmaCreditScoreboard {
   // last cycle's view
   bool prev_pkt_valid_ = false, prev_pkt_taken_ = false, prev_inj_ok_ = false, prev_rst_ = true;
   uint32_t prev_credits_ = 0, prev_timeout_ = 0, prev_live_ = 0;
-  bool prev_res_done_ = false;
+  bool prev_res_done_ = false, prev_res_blocked_ = false;
   uint64_t retry_cfg_changed_ = 0;
   uint32_t retry_cfg_ = 0;
   // status counters, counted here
