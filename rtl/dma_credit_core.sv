@@ -229,13 +229,17 @@ module dma_credit_core #(
   assign cpl_room = 32'(cp_n_q) + 32'(st_valid_q) < CPL_DEPTH;
 
   // ---------------------------------------------------------------- timeouts
+  // The lowest counter whose timer had reached TIMEOUT in the last cycle
+  // (exp_q: the compares registered) and that still waits for results.
+  logic [CTRS-1:0]  exp_q, due;
   logic             to_fire;
   logic [CTR_W-1:0] to_ctr;
+  assign due = exp_q & valid_q & all_q;
   always_comb begin
     to_fire = 1'b0;
     to_ctr  = '0;
     for (int unsigned c = 0; c < CTRS; c++) begin
-      if (!to_fire && valid_q[c] && all_q[c] && timer_q[c] >= cfg_timeout_i) begin
+      if (!to_fire && due[c]) begin
         to_fire = 1'b1;
         to_ctr  = CTR_W'(c);
       end
@@ -324,8 +328,10 @@ module dma_credit_core #(
   assign cq_re    = rst_ni && cq_load;
   assign tg_we    = rst_ni && h_alloc;
   assign tg_waddr = alloc_ctr;
-  assign tg_re    = rst_ni && (res_done || to_fire);
-  assign tg_raddr = ev_ctr;
+  // read every cycle, at the timed-out counter or at the one res_hdr_i names
+  // (valid or not: no path from the result decode to the address)
+  assign tg_re    = rst_ni;
+  assign tg_raddr = to_fire ? to_ctr : r_ctr[CTR_W-1:0];
   assign cp_pop   = cpl_pop_i && cp_hv_q;
   assign cp_load  = cp_n_q != '0 && (!cp_hv_q || cp_pop);
   assign cp_we    = rst_ni && st_valid_q;
@@ -393,6 +399,18 @@ module dma_credit_core #(
       if (to_fire && to_ctr == CTR_W'(c)) to_out = out_q[c];
   end
 
+  // next outstanding counts with and without the result's decrement
+  logic [LEN_W-1:0] out_inc [CTRS];
+  logic [LEN_W-1:0] out_dec [CTRS];
+  logic [TOT_W-1:0] tot_base;
+  always_comb begin
+    for (int unsigned c = 0; c < CTRS; c++) begin
+      out_inc[c] = out_q[c] + LEN_W'(issue && eng_ctr_q == CTR_W'(c));
+      out_dec[c] = out_q[c] - LEN_W'(!(issue && eng_ctr_q == CTR_W'(c)));
+    end
+    tot_base = tot_q + TOT_W'(issue) - TOT_W'(to_out);
+  end
+
   always_ff @(posedge clk_i) begin
     if (!rst_ni) begin
       cq_wr_q <= '0; cq_rd_q <= '0; cq_n_q <= '0; cq_hv_q <= 1'b0; go_pend_q <= 1'b0;
@@ -401,7 +419,7 @@ module dma_credit_core #(
       eng_dtype_q <= '0; eng_pull_q <= 1'b0; eng_src_q <= '0; eng_dst_q <= '0;
       pkt_valid_q <= 1'b0; pkt_pull_q <= 1'b0; pkt_dtype_q <= '0; pkt_len_q <= '0;
       pkt_src_q <= '0; pkt_dst_q <= '0; pkt_ctr_q <= '0; pkt_addr_q <= '0; pkt_local_q <= '0;
-      valid_q <= '0; all_q <= '0;
+      valid_q <= '0; all_q <= '0; exp_q <= '0;
       for (int unsigned c = 0; c < CTRS; c++) begin
         out_q[c]   <= '0;
         timer_q[c] <= '0;
@@ -442,12 +460,16 @@ module dma_credit_core #(
       end
       // counters
       for (int unsigned c = 0; c < CTRS; c++) begin
+        exp_q[c] <= valid_q[c] && all_q[c] && cfg_timeout_i != '0 && timer_q[c] >= cfg_timeout_i &&
+                    !res_sel[c];
         if (h_alloc && alloc_ctr == CTR_W'(c)) timer_q[c] <= '0;
         else if (res_sel[c]) timer_q[c] <= '0;
         else if (issue && last && eng_ctr_q == CTR_W'(c)) timer_q[c] <= '0;
         else if (valid_q[c] && all_q[c] && timer_q[c] != '1) timer_q[c] <= timer_q[c] + 1'b1;
+        // the result's decrement chosen last (the decode is the late input)
         if (h_alloc && alloc_ctr == CTR_W'(c)) out_q[c] <= '0;
-        else out_q[c] <= out_q[c] - LEN_W'(res_sel[c]) + LEN_W'(issue && eng_ctr_q == CTR_W'(c));
+        else if (res_sel[c]) out_q[c] <= out_dec[c];
+        else out_q[c] <= out_inc[c];
         if (h_alloc && alloc_ctr == CTR_W'(c)) begin
           valid_q[c] <= 1'b1;
           all_q[c]   <= 1'b0;
@@ -456,7 +478,7 @@ module dma_credit_core #(
           if (issue && last && eng_ctr_q == CTR_W'(c)) all_q[c] <= 1'b1;
         end
       end
-      tot_q     <= tot_q + TOT_W'(issue) - TOT_W'(res_match) - TOT_W'(to_out);
+      tot_q     <= res_match ? tot_base - 1'b1 : tot_base;
       credits_q <= credits_q + CRD_W'(h_alloc) - CRD_W'(res_done) - CRD_W'(to_fire);
       // packet descriptor register
       if (issue) begin

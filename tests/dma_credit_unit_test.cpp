@@ -193,7 +193,8 @@ TEST(DmaCreditCore, RetryTiming) {
   EXPECT_EQ(c.eval(in).stat.no_credit, 1u);
 }
 
-// TIMEOUT cycles without a result after the last packet: the record, the
+// TIMEOUT cycles without a result after the last packet (+2: the registered
+// compare, the record stage): the record, the
 // counter free, its packets no longer outstanding.
 TEST(DmaCreditCore, TimeoutAfterExactlyTimeoutCycles) {
   DmaCreditCore c = fresh();
@@ -213,7 +214,9 @@ TEST(DmaCreditCore, TimeoutAfterExactlyTimeoutCycles) {
       EXPECT_EQ(o.cpl_tag, 7u);
     }
   }
-  EXPECT_EQ(record - offered, 11) << "decided in the cycle the timer reaches 10, written the next";
+  EXPECT_EQ(record - offered, 12) << "the timer reaches 10 ten cycles after the last packet is "
+                                     "offered; decided the cycle after (a registered compare), "
+                                     "written the next";
   EXPECT_FALSE(c.ctr_live(0));
   EXPECT_EQ(c.eval(in).outstanding, 0u);
   EXPECT_EQ(c.eval(in).stat.timeouts, 1u);

@@ -39,6 +39,7 @@ DmaCreditCore::DmaCreditCore(const DmaCreditParams& p)
     : p_(p),
       stat_mask_((p.validate(), low_mask(p.stat_w))),
       timer_max_(uint32_t(low_mask(p.timeout_w))),
+      ctr_w_(p.ctr_w()),
       cmdq_(p.cmd_depth),
       out_(p.ctrs, 0),
       prog_(p.ctrs, 0),
@@ -55,7 +56,7 @@ void DmaCreditCore::reset() {
   pkt_valid_ = false;
   pkt_hdr_ = Wide{};
   pkt_local_ = 0;
-  valid_ = all_ = 0;
+  valid_ = all_ = exp_ = 0;
   for (unsigned c = 0; c < p_.ctrs; ++c) {
     out_[c] = 0;
     prog_[c] = now_ + 1;  // the edge that resets them
@@ -100,16 +101,14 @@ DmaCreditCore::Decision DmaCreditCore::decide(const DmaCreditCoreInputs& in) con
   // result. Every source waits while the completion queue has no room.
   d.cpl_room = cp_n_ + unsigned(st_valid_) < p_.cpl_depth;
 
-  // ---- timeouts: the lowest counter that has waited TIMEOUT cycles (the
-  // timers saturate at 2^TIMEOUT_W - 1, TIMEOUT is at most that)
+  // ---- timeouts: the lowest counter whose timer had reached TIMEOUT in
+  // the last cycle (a registered compare: the timers saturate at
+  // 2^TIMEOUT_W - 1, TIMEOUT is at most that) and that still waits
   if (in.cfg.timeout != 0 && d.cpl_room) {
-    for (uint64_t waiting = valid_ & all_; waiting != 0; waiting &= waiting - 1) {
-      const unsigned c = unsigned(__builtin_ctzll(waiting));
-      if (now_ - prog_[c] >= in.cfg.timeout) {
-        d.to_fire = true;
-        d.to_ctr = c;
-        break;
-      }
+    const uint64_t due = exp_ & valid_ & all_;
+    if (due != 0) {
+      d.to_fire = true;
+      d.to_ctr = unsigned(__builtin_ctzll(due));
     }
   }
 
@@ -256,7 +255,11 @@ void DmaCreditCore::edge(const DmaCreditCoreInputs& in, const Decision& d) {
   st_ctr_ = d.ev ? uint8_t(d.ev_ctr) : 0;
   st_mem_ = d.res_done || d.to_fire;
   st_tag_ = (d.head == Head::refuse || d.head == Head::give_up) ? head.tag : 0;
-  tags_.clock(d.head == Head::alloc, d.alloc_ctr, head.tag, d.res_done || d.to_fire, d.ev_ctr);
+  // the tag memory is read every cycle, at the timed-out counter or at the
+  // counter the result on res_hdr_i names (valid or not: no path from the
+  // result decode to the read address); the stage uses what it read
+  const unsigned res_ctr_pins = unsigned(in.res_hdr.w[0] >> pkt::kCtrLsb) & unsigned(low_mask(ctr_w_));
+  tags_.clock(d.head == Head::alloc, d.alloc_ctr, head.tag, true, d.to_fire ? d.to_ctr : res_ctr_pins);
 
   // ---- command queue
   {
@@ -284,6 +287,13 @@ void DmaCreditCore::edge(const DmaCreditCoreInputs& in, const Decision& d) {
   // ---- counters (a timer is zeroed by its allocation, its last packet
   // and each of its results: the cycle after this edge reads 0)
   const unsigned to_out = d.to_fire ? out_[d.to_ctr] : 0;
+  // the timers that reach TIMEOUT in this cycle (and were not restarted)
+  exp_ = 0;
+  if (in.cfg.timeout != 0)
+    for (uint64_t w = valid_ & all_; w != 0; w &= w - 1) {
+      const unsigned c = unsigned(__builtin_ctzll(w));
+      if (now_ - prog_[c] >= in.cfg.timeout && !(d.res_match && d.res_ctr == c)) exp_ |= uint64_t{1} << c;
+    }
   ++now_;
   if (d.head == Head::alloc) prog_[d.alloc_ctr] = now_;
   if (d.res_match) prog_[d.res_ctr] = now_;

@@ -194,6 +194,7 @@ class DmaCreditCore {
   DmaCreditParams p_;
   uint64_t stat_mask_;
   uint32_t timer_max_;
+  unsigned ctr_w_;
   // command queue: CMD_DEPTH words behind the head (the memory's read register)
   Mem<Cmd> cmdq_;
   unsigned cq_wr_ = 0, cq_rd_ = 0, cq_n_ = 0;
@@ -212,6 +213,7 @@ class DmaCreditCore {
   // the timers the cycle each was last zeroed (the RTL's timer is
   // now_ - prog_, saturating: one subtraction instead of CTRS increments)
   uint64_t valid_ = 0, all_ = 0;
+  uint64_t exp_ = 0;  // counters whose timer had reached TIMEOUT in the last cycle
   std::vector<uint32_t> out_;
   std::vector<uint64_t> prog_;
   uint64_t now_ = 0;  // edges since construction

@@ -31,6 +31,7 @@ void DmaCreditScoreboard::reset_state() {
   out_total_ = 0;
   prev_pkt_valid_ = prev_pkt_taken_ = prev_inj_ok_ = false;
   prev_credits_ = prev_live_ = 0;
+  prev_live_mask_ = 0;
   prev_res_done_ = false;
   prev_res_blocked_ = false;
   n_no_credit_ = n_timeouts_ = n_bytes_ = n_pkts_ = n_results_ = n_strays_ = n_bad_ = n_cpl_ok_ =
@@ -111,9 +112,11 @@ void DmaCreditScoreboard::record_event(const DmaCreditOutputs& out, std::ostream
         err << "TIMEOUT of counter " << unsigned(out.cpl_ctr) << " that is not waiting for results (live "
             << c.live << ", " << c.offered << "/" << c.total << " packets issued, " << c.out
             << " outstanding); ";
-      else if (prev_timeout_ == 0 || t - 1 < c.progress + prev_timeout_)
-        err << "TIMEOUT of counter " << unsigned(out.cpl_ctr) << " after " << (t - 1 - c.progress)
-            << " cycles without progress; TIMEOUT is " << prev_timeout_ << "; ";
+      // decided at t - 1 on the timer as it was at t - 2 (a registered compare)
+      else if (prev_timeout_ == 0 || prev2_timeout_ == 0 || t < 2 || t - 2 < c.progress + prev2_timeout_)
+        err << "TIMEOUT of counter " << unsigned(out.cpl_ctr) << " decided " << (t - 1 - c.progress)
+            << " cycles after its last progress; TIMEOUT was " << prev2_timeout_ << ", then "
+            << prev_timeout_ << "; ";
       if (out.cpl_tag != c.tag)
         err << "TIMEOUT record tag " << unsigned(out.cpl_tag) << ", the request's is " << unsigned(c.tag) << "; ";
       out_total_ -= c.out;
@@ -184,6 +187,9 @@ void DmaCreditScoreboard::on_packet(const DmaCreditOutputs& out, std::ostream& e
           << ", which is past CTRS or live; ";
       return;
     }
+    if (h.ctr != cur_.want_ctr)
+      err << "the request got counter " << unsigned(h.ctr) << "; the lowest free one was "
+          << cur_.want_ctr << "; ";
     cur_.ctr = h.ctr;
     cur_.ctr_known = true;
     Ctr& c = ctrs_[h.ctr];
@@ -254,6 +260,7 @@ std::optional<std::string> DmaCreditScoreboard::observe(const DmaCreditInputs& i
         cur_.local = q.r.local_addr;
         cur_.net = q.r.net_addr;
         cur_.alloc = t - 1;
+        cur_.want_ctr = unsigned(__builtin_ctzll(~prev_live_mask_));
         alloc_pending_ = true;
         reqs_.pop_front();
         last_removal_ = t - 1;
@@ -274,6 +281,8 @@ std::optional<std::string> DmaCreditScoreboard::observe(const DmaCreditInputs& i
 
   // ---- pins and registers, on the state before the edge
   const unsigned live_now = live();
+  uint64_t live_mask = 0;  // the counters live in this cycle, before its edge
+  for (unsigned c = 0; c < p_.ctrs; ++c) live_mask |= uint64_t(ctrs_[c].live) << c;
   if (out.credits != live_now + alloc_pending_)
     err << "credits_o = " << unsigned(out.credits) << ", expected " << live_now + alloc_pending_ << "; ";
   if (out.outstanding != out_total_)
@@ -433,6 +442,8 @@ std::optional<std::string> DmaCreditScoreboard::observe(const DmaCreditInputs& i
   prev_res_done_ = res_done;
   prev_res_blocked_ = cpl_room && !out.res_ready;
   prev_live_ = live_now;
+  prev_live_mask_ = live_mask;
+  prev2_timeout_ = prev_timeout_;
   prev_timeout_ = timeout_now;
   prev_rst_ = false;
   // the retry registers as the core takes them; a change is remembered so

@@ -84,6 +84,7 @@ class DmaCreditScoreboard {
     uint32_t left = 0;
     uint64_t local = 0, net = 0;
     uint64_t alloc = 0;
+    unsigned want_ctr = 0;  // the lowest counter free when it was allocated
   };
 
   void reset_state();
@@ -113,7 +114,8 @@ class DmaCreditScoreboard {
   uint64_t out_total_ = 0;
   // last cycle's view
   bool prev_pkt_valid_ = false, prev_pkt_taken_ = false, prev_inj_ok_ = false, prev_rst_ = true;
-  uint32_t prev_credits_ = 0, prev_timeout_ = 0, prev_live_ = 0;
+  uint32_t prev_credits_ = 0, prev_timeout_ = 0, prev2_timeout_ = 0, prev_live_ = 0;
+  uint64_t prev_live_mask_ = 0;
   bool prev_res_done_ = false, prev_res_blocked_ = false;
   uint64_t retry_cfg_changed_ = 0;
   uint32_t retry_cfg_ = 0;
