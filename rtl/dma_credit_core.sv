@@ -229,22 +229,25 @@ module dma_credit_core #(
   assign cpl_room = 32'(cp_n_q) + 32'(st_valid_q) < CPL_DEPTH;
 
   // ---------------------------------------------------------------- timeouts
-  // The lowest counter whose timer had reached TIMEOUT in the last cycle
-  // (exp_q: the compares registered) and that still waits for results.
-  logic [CTRS-1:0]  exp_q, due;
+  // exp_q (one-hot) is the counter chosen at the last edge: the lowest whose
+  // timer had reached TIMEOUT (none if a result restarted it). It times out
+  // now if it still waits for results. The compares and the choice are
+  // registered (timing).
+  logic [CTRS-1:0]  exp_q, due, exp_raw, exp_low;
   logic             to_fire;
   logic [CTR_W-1:0] to_ctr;
   assign due = exp_q & valid_q & all_q;
   always_comb begin
-    to_fire = 1'b0;
-    to_ctr  = '0;
+    to_ctr = '0;
+    for (int unsigned c = 0; c < CTRS; c++)
+      if (due[c]) to_ctr = to_ctr | CTR_W'(c);  // one-hot to binary
+    to_fire = |due && cfg_timeout_i != '0 && cpl_room;
+    // the next choice
+    exp_low = '0;
     for (int unsigned c = 0; c < CTRS; c++) begin
-      if (!to_fire && due[c]) begin
-        to_fire = 1'b1;
-        to_ctr  = CTR_W'(c);
-      end
+      exp_raw[c] = valid_q[c] && all_q[c] && cfg_timeout_i != '0 && timer_q[c] >= cfg_timeout_i;
+      if (exp_raw[c] && (exp_raw & ((CTRS'(1) << c) - 1'b1)) == '0) exp_low[c] = 1'b1;
     end
-    to_fire = to_fire && cfg_timeout_i != '0 && cpl_room;
   end
 
   // ---------------------------------------------------------------- the head
@@ -396,7 +399,7 @@ module dma_credit_core #(
   always_comb begin
     to_out = '0;
     for (int unsigned c = 0; c < CTRS; c++)
-      if (to_fire && to_ctr == CTR_W'(c)) to_out = out_q[c];
+      if (due[c] && to_fire) to_out = to_out | out_q[c];  // AND-OR mux on the one-hot
   end
 
   // next outstanding counts with and without the result's decrement
@@ -460,8 +463,7 @@ module dma_credit_core #(
       end
       // counters
       for (int unsigned c = 0; c < CTRS; c++) begin
-        exp_q[c] <= valid_q[c] && all_q[c] && cfg_timeout_i != '0 && timer_q[c] >= cfg_timeout_i &&
-                    !res_sel[c];
+        exp_q[c] <= exp_low[c] && !res_sel[c];
         if (h_alloc && alloc_ctr == CTR_W'(c)) timer_q[c] <= '0;
         else if (res_sel[c]) timer_q[c] <= '0;
         else if (issue && last && eng_ctr_q == CTR_W'(c)) timer_q[c] <= '0;

@@ -101,9 +101,10 @@ DmaCreditCore::Decision DmaCreditCore::decide(const DmaCreditCoreInputs& in) con
   // result. Every source waits while the completion queue has no room.
   d.cpl_room = cp_n_ + unsigned(st_valid_) < p_.cpl_depth;
 
-  // ---- timeouts: the lowest counter whose timer had reached TIMEOUT in
-  // the last cycle (a registered compare: the timers saturate at
-  // 2^TIMEOUT_W - 1, TIMEOUT is at most that) and that still waits
+  // ---- timeouts: the counter chosen at the last edge (the lowest whose
+  // timer had reached TIMEOUT; the compares and the choice registered: the
+  // timers saturate at 2^TIMEOUT_W - 1, TIMEOUT is at most that), if it
+  // still waits for results
   if (in.cfg.timeout != 0 && d.cpl_room) {
     const uint64_t due = exp_ & valid_ & all_;
     if (due != 0) {
@@ -287,12 +288,16 @@ void DmaCreditCore::edge(const DmaCreditCoreInputs& in, const Decision& d) {
   // ---- counters (a timer is zeroed by its allocation, its last packet
   // and each of its results: the cycle after this edge reads 0)
   const unsigned to_out = d.to_fire ? out_[d.to_ctr] : 0;
-  // the timers that reach TIMEOUT in this cycle (and were not restarted)
+  // the lowest counter whose timer has reached TIMEOUT in this cycle, unless
+  // a result restarts it (then none: the next cycle looks again)
   exp_ = 0;
   if (in.cfg.timeout != 0)
     for (uint64_t w = valid_ & all_; w != 0; w &= w - 1) {
       const unsigned c = unsigned(__builtin_ctzll(w));
-      if (now_ - prog_[c] >= in.cfg.timeout && !(d.res_match && d.res_ctr == c)) exp_ |= uint64_t{1} << c;
+      if (now_ - prog_[c] >= in.cfg.timeout) {
+        if (!(d.res_match && d.res_ctr == c)) exp_ = uint64_t{1} << c;
+        break;
+      }
     }
   ++now_;
   if (d.head == Head::alloc) prog_[d.alloc_ctr] = now_;

@@ -213,7 +213,7 @@ class DmaCreditCore {
   // the timers the cycle each was last zeroed (the RTL's timer is
   // now_ - prog_, saturating: one subtraction instead of CTRS increments)
   uint64_t valid_ = 0, all_ = 0;
-  uint64_t exp_ = 0;  // counters whose timer had reached TIMEOUT in the last cycle
+  uint64_t exp_ = 0;  // one-hot: the counter chosen to time out next (0: none)
   std::vector<uint32_t> out_;
   std::vector<uint64_t> prog_;
   uint64_t now_ = 0;  // edges since construction
