@@ -234,6 +234,7 @@ module dma_credit_core #(
   // now if it still waits for results. The compares and the choice are
   // registered (timing).
   logic [CTRS-1:0]  exp_q, due, exp_raw, exp_low;
+  logic [LEN_W-1:0] exp_out_q, exp_out;  // the chosen counter's outstanding packets
   logic             to_fire;
   logic [CTR_W-1:0] to_ctr;
   assign due = exp_q & valid_q & all_q;
@@ -241,13 +242,18 @@ module dma_credit_core #(
     to_ctr = '0;
     for (int unsigned c = 0; c < CTRS; c++)
       if (due[c]) to_ctr = to_ctr | CTR_W'(c);  // one-hot to binary
-    to_fire = |due && cfg_timeout_i != '0 && cpl_room;
+    to_fire = |due && cpl_room;
     // the next choice
     exp_low = '0;
     for (int unsigned c = 0; c < CTRS; c++) begin
       exp_raw[c] = valid_q[c] && all_q[c] && cfg_timeout_i != '0 && timer_q[c] >= cfg_timeout_i;
       if (exp_raw[c] && (exp_raw & ((CTRS'(1) << c) - 1'b1)) == '0) exp_low[c] = 1'b1;
     end
+    // no result or issue changes them before it times out: it waits for
+    // results (no issue), and a result for it now cancels the choice
+    exp_out = '0;
+    for (int unsigned c = 0; c < CTRS; c++)
+      if (exp_low[c]) exp_out = exp_out | out_q[c];
   end
 
   // ---------------------------------------------------------------- the head
@@ -396,22 +402,18 @@ module dma_credit_core #(
 
   // ---------------------------------------------------------------- the edge
   logic [LEN_W-1:0] to_out;
-  always_comb begin
-    to_out = '0;
-    for (int unsigned c = 0; c < CTRS; c++)
-      if (due[c] && to_fire) to_out = to_out | out_q[c];  // AND-OR mux on the one-hot
-  end
+  assign to_out = to_fire ? exp_out_q : '0;
 
   // next outstanding counts with and without the result's decrement
   logic [LEN_W-1:0] out_inc [CTRS];
   logic [LEN_W-1:0] out_dec [CTRS];
-  logic [TOT_W-1:0] tot_base;
+  logic [TOT_W-1:0] tot_base;  // less the timed-out counter's packets; +1 / -1 chosen last
   always_comb begin
     for (int unsigned c = 0; c < CTRS; c++) begin
       out_inc[c] = out_q[c] + LEN_W'(issue && eng_ctr_q == CTR_W'(c));
       out_dec[c] = out_q[c] - LEN_W'(!(issue && eng_ctr_q == CTR_W'(c)));
     end
-    tot_base = tot_q + TOT_W'(issue) - TOT_W'(to_out);
+    tot_base = tot_q - TOT_W'(to_out);
   end
 
   always_ff @(posedge clk_i) begin
@@ -422,7 +424,7 @@ module dma_credit_core #(
       eng_dtype_q <= '0; eng_pull_q <= 1'b0; eng_src_q <= '0; eng_dst_q <= '0;
       pkt_valid_q <= 1'b0; pkt_pull_q <= 1'b0; pkt_dtype_q <= '0; pkt_len_q <= '0;
       pkt_src_q <= '0; pkt_dst_q <= '0; pkt_ctr_q <= '0; pkt_addr_q <= '0; pkt_local_q <= '0;
-      valid_q <= '0; all_q <= '0; exp_q <= '0;
+      valid_q <= '0; all_q <= '0; exp_q <= '0; exp_out_q <= '0;
       for (int unsigned c = 0; c < CTRS; c++) begin
         out_q[c]   <= '0;
         timer_q[c] <= '0;
@@ -462,6 +464,7 @@ module dma_credit_core #(
         wait_q <= wait_q - 1'b1;
       end
       // counters
+      exp_out_q <= exp_out;
       for (int unsigned c = 0; c < CTRS; c++) begin
         exp_q[c] <= exp_low[c] && !res_sel[c];
         if (h_alloc && alloc_ctr == CTR_W'(c)) timer_q[c] <= '0;
@@ -480,7 +483,9 @@ module dma_credit_core #(
           if (issue && last && eng_ctr_q == CTR_W'(c)) all_q[c] <= 1'b1;
         end
       end
-      tot_q     <= res_match ? tot_base - 1'b1 : tot_base;
+      if (issue && !res_match) tot_q <= tot_base + 1'b1;
+      else if (!issue && res_match) tot_q <= tot_base - 1'b1;
+      else tot_q <= tot_base;
       credits_q <= credits_q + CRD_W'(h_alloc) - CRD_W'(res_done) - CRD_W'(to_fire);
       // packet descriptor register
       if (issue) begin

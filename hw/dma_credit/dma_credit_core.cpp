@@ -102,10 +102,10 @@ DmaCreditCore::Decision DmaCreditCore::decide(const DmaCreditCoreInputs& in) con
   d.cpl_room = cp_n_ + unsigned(st_valid_) < p_.cpl_depth;
 
   // ---- timeouts: the counter chosen at the last edge (the lowest whose
-  // timer had reached TIMEOUT; the compares and the choice registered: the
-  // timers saturate at 2^TIMEOUT_W - 1, TIMEOUT is at most that), if it
-  // still waits for results
-  if (in.cfg.timeout != 0 && d.cpl_room) {
+  // timer had reached a non-zero TIMEOUT; the compares and the choice
+  // registered: the timers saturate at 2^TIMEOUT_W - 1, TIMEOUT is at most
+  // that), if it still waits for results
+  if (d.cpl_room) {
     const uint64_t due = exp_ & valid_ & all_;
     if (due != 0) {
       d.to_fire = true;
@@ -231,7 +231,8 @@ void DmaCreditCore::clock(const DmaCreditCoreInputs& in) {
 
 void DmaCreditCore::edge(const DmaCreditCoreInputs& in, const Decision& d) {
   const uint32_t b = p_.flit_bytes();
-  const Cmd head = cmdq_.rdata();
+  const uint8_t head_tag = cmdq_.rdata().tag;
+  if (d.head == Head::alloc) eng_ = cmdq_.rdata();  // before the queue's read port moves
   const uint32_t tries0 = tries_;
   const bool pop_head = d.head == Head::refuse || d.head == Head::alloc || d.head == Head::give_up;
 
@@ -255,12 +256,12 @@ void DmaCreditCore::edge(const DmaCreditCoreInputs& in, const Decision& d) {
   st_status_ = d.ev ? d.ev_status : 0;
   st_ctr_ = d.ev ? uint8_t(d.ev_ctr) : 0;
   st_mem_ = d.res_done || d.to_fire;
-  st_tag_ = (d.head == Head::refuse || d.head == Head::give_up) ? head.tag : 0;
+  st_tag_ = (d.head == Head::refuse || d.head == Head::give_up) ? head_tag : 0;
   // the tag memory is read every cycle, at the timed-out counter or at the
   // counter the result on res_hdr_i names (valid or not: no path from the
   // result decode to the read address); the stage uses what it read
   const unsigned res_ctr_pins = unsigned(in.res_hdr.w[0] >> pkt::kCtrLsb) & unsigned(low_mask(ctr_w_));
-  tags_.clock(d.head == Head::alloc, d.alloc_ctr, head.tag, true, d.to_fire ? d.to_ctr : res_ctr_pins);
+  tags_.clock(d.head == Head::alloc, d.alloc_ctr, head_tag, true, d.to_fire ? d.to_ctr : res_ctr_pins);
 
   // ---- command queue
   {
@@ -336,8 +337,7 @@ void DmaCreditCore::edge(const DmaCreditCoreInputs& in, const Decision& d) {
   }
   if (d.head == Head::alloc) {
     eng_valid_ = true;
-    eng_ctr_ = d.alloc_ctr;
-    eng_ = head;
+    eng_ctr_ = d.alloc_ctr;  // eng_ took the head above
   } else if (d.issue) {
     eng_.len -= d.len;
     eng_.local = (eng_.local + uint64_t{d.len} * b) & low_mask(pkt::kAddrW);

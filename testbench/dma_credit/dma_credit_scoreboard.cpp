@@ -113,7 +113,7 @@ void DmaCreditScoreboard::record_event(const DmaCreditOutputs& out, std::ostream
             << c.live << ", " << c.offered << "/" << c.total << " packets issued, " << c.out
             << " outstanding); ";
       // decided at t - 1 on the timer as it was at t - 2 (a registered compare)
-      else if (prev_timeout_ == 0 || prev2_timeout_ == 0 || t < 2 || t - 2 < c.progress + prev2_timeout_)
+      else if (prev2_timeout_ == 0 || t < 2 || t - 2 < c.progress + prev2_timeout_)
         err << "TIMEOUT of counter " << unsigned(out.cpl_ctr) << " decided " << (t - 1 - c.progress)
             << " cycles after its last progress; TIMEOUT was " << prev2_timeout_ << ", then "
             << prev_timeout_ << "; ";
