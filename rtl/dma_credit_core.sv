@@ -518,18 +518,19 @@ module dma_credit_core #(
         eng_net_q   <= eng_net_q + (48'(plen) << FBL);
         if (last) eng_valid_q <= 1'b0;
       end
-      // status counters (they wrap)
-      st_alloc_fail_q <= st_alloc_fail_q + STAT_W'(h_fail || h_give_up);
-      st_retries_q    <= st_retries_q + STAT_W'((h_alloc || h_fail || h_give_up) && tries_q != '0);
-      st_no_credit_q  <= st_no_credit_q + STAT_W'(h_give_up);
-      st_timeouts_q   <= st_timeouts_q + STAT_W'(to_fire);
-      st_bytes_q      <= st_bytes_q + (issue ? STAT_W'(32'(plen) << FBL) : '0);
-      st_pkts_q       <= st_pkts_q + STAT_W'(issue);
-      st_results_q    <= st_results_q + STAT_W'(res_match);
-      st_strays_q     <= st_strays_q + STAT_W'(res_fire && !res_bad && !res_match);
-      st_bad_res_q    <= st_bad_res_q + STAT_W'(res_fire && res_bad);
-      st_cpl_ok_q     <= st_cpl_ok_q + STAT_W'(res_done);
-      st_refused_q    <= st_refused_q + STAT_W'(h_refuse);
+      // status counters (they wrap); each event an enable, not a carry-in:
+      // the increments do not wait for the result decode (timing)
+      if (h_fail || h_give_up) st_alloc_fail_q <= st_alloc_fail_q + 1'b1;
+      if ((h_alloc || h_fail || h_give_up) && tries_q != '0) st_retries_q <= st_retries_q + 1'b1;
+      if (h_give_up) st_no_credit_q <= st_no_credit_q + 1'b1;
+      if (to_fire) st_timeouts_q <= st_timeouts_q + 1'b1;
+      if (issue) st_bytes_q <= st_bytes_q + STAT_W'(32'(plen) << FBL);
+      if (issue) st_pkts_q <= st_pkts_q + 1'b1;
+      if (res_match) st_results_q <= st_results_q + 1'b1;
+      if (res_fire && !res_bad && !res_match) st_strays_q <= st_strays_q + 1'b1;
+      if (res_fire && res_bad) st_bad_res_q <= st_bad_res_q + 1'b1;
+      if (res_done) st_cpl_ok_q <= st_cpl_ok_q + 1'b1;
+      if (h_refuse) st_refused_q <= st_refused_q + 1'b1;
     end
   end
 
