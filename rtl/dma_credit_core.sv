@@ -200,25 +200,25 @@ module dma_credit_core #(
 
   // ---------------------------------------------------------------- requests in
   logic        go, room, push;
-  logic [31:0] len;
-  logic [1:0]  red_op, dtype;
   logic [47:0] la, na;
-  logic        pull;
-  logic [7:0]  src, dst, tag;
+  logic [2:0]  reg_cause, port_cause;
+  // both sources checked in parallel, the one taken chosen last (timing)
+  assign reg_cause  = req_check(reg_len_i, reg_red_op_i, reg_dtype_i, reg_local_addr_i, reg_net_addr_i);
+  assign port_cause = req_check(32'(cmd_len_i), cmd_red_op_i, cmd_dtype_i, cmd_local_addr_i,
+                                cmd_net_addr_i);
   always_comb begin
     go   = reg_go_i || go_pend_q;  // CMD_GO before the command port
     room = 32'(cq_n_q) < CMD_DEPTH;
-    if (go) begin
-      len = reg_len_i; red_op = reg_red_op_i; dtype = reg_dtype_i; la = reg_local_addr_i;
-      na = reg_net_addr_i; pull = reg_pull_i; src = reg_src_i; dst = reg_dst_i; tag = reg_tag_i;
-      push = room;
-    end else begin
-      len = 32'(cmd_len_i); red_op = cmd_red_op_i; dtype = cmd_dtype_i; la = cmd_local_addr_i;
-      na = cmd_net_addr_i; pull = cmd_pull_i; src = cmd_src_i; dst = cmd_dst_i; tag = cmd_tag_i;
-      push = cmd_valid_i && room;
-    end
-    cq_wdata = {req_check(len, red_op, dtype, la, na), la, na, len[LEN_W-1:0], dtype, pull, src,
-                dst, tag};
+    push = room && (go || cmd_valid_i);
+    la   = go ? reg_local_addr_i : cmd_local_addr_i;
+    na   = go ? reg_net_addr_i : cmd_net_addr_i;
+    cq_wdata = {go ? reg_cause : port_cause, la, na,
+                go ? reg_len_i[LEN_W-1:0] : cmd_len_i,
+                go ? reg_dtype_i : cmd_dtype_i,
+                go ? reg_pull_i : cmd_pull_i,
+                go ? reg_src_i : cmd_src_i,
+                go ? reg_dst_i : cmd_dst_i,
+                go ? reg_tag_i : cmd_tag_i};
   end
 
   // ---------------------------------------------------------------- the completion port
