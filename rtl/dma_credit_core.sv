@@ -401,19 +401,21 @@ module dma_credit_core #(
   assign stat_refused_o    = st_refused_q;
 
   // ---------------------------------------------------------------- the edge
-  logic [LEN_W-1:0] to_out;
-  assign to_out = to_fire ? exp_out_q : '0;
 
   // next outstanding counts with and without the result's decrement
   logic [LEN_W-1:0] out_inc [CTRS];
   logic [LEN_W-1:0] out_dec [CTRS];
-  logic [TOT_W-1:0] tot_base;  // less the timed-out counter's packets; +1 / -1 chosen last
+  logic [TOT_W-1:0] tot_base, tot_sub, tot_p1, tot_m1;  // less a timed-out counter's packets
   always_comb begin
     for (int unsigned c = 0; c < CTRS; c++) begin
       out_inc[c] = out_q[c] + LEN_W'(issue && eng_ctr_q == CTR_W'(c));
       out_dec[c] = out_q[c] - LEN_W'(!(issue && eng_ctr_q == CTR_W'(c)));
     end
-    tot_base = tot_q - TOT_W'(to_out);
+    // both bases from flops, and each +1 / -1, chosen by the late events
+    tot_sub  = tot_q - TOT_W'(exp_out_q);
+    tot_base = to_fire ? tot_sub : tot_q;
+    tot_p1   = to_fire ? tot_sub + 1'b1 : tot_q + 1'b1;
+    tot_m1   = to_fire ? tot_sub - 1'b1 : tot_q - 1'b1;
   end
 
   always_ff @(posedge clk_i) begin
@@ -483,8 +485,8 @@ module dma_credit_core #(
           if (issue && last && eng_ctr_q == CTR_W'(c)) all_q[c] <= 1'b1;
         end
       end
-      if (issue && !res_match) tot_q <= tot_base + 1'b1;
-      else if (!issue && res_match) tot_q <= tot_base - 1'b1;
+      if (issue && !res_match) tot_q <= tot_p1;
+      else if (!issue && res_match) tot_q <= tot_m1;
       else tot_q <= tot_base;
       credits_q <= credits_q + CRD_W'(h_alloc) - CRD_W'(res_done) - CRD_W'(to_fire);
       // packet descriptor register
