@@ -117,18 +117,25 @@ module dma_credit_core #(
                          ST_BAD_RED_OP = 3'd4, ST_BAD_DTYPE = 3'd5, ST_BAD_ADDR = 3'd6;
 
   // The refusal rule (DmaCplStatus, dma_request_check): the first that holds.
+  // The range check addr + len x FLIT_W/8 > 2^48 on the low RK bits (timing):
+  // with len below 2^LEN_W (else BAD_LEN holds first) the bytes are below
+  // 2^RK, so the sum passes 2^48 exactly when addr[47:RK] is all ones and
+  // addr[RK-1:0] + bytes passes 2^RK.
+  localparam int unsigned RK = LEN_W + FBL;  // at most 30: below 48
   function automatic logic [2:0] req_check(input logic [31:0] len, input logic [1:0] red_op,
                                            input logic [1:0] dtype, input logic [47:0] la,
                                            input logic [47:0] na);
-    logic [49:0] bytes, lend, nend;
-    bytes = 50'(len) << FBL;
-    lend  = 50'(la) + bytes;
-    nend  = 50'(na) + bytes;
+    logic [RK:0] bytes, lsum, nsum;
+    logic        lover, nover;
+    bytes = (RK+1)'(len[LEN_W-1:0]) << FBL;
+    lsum  = {1'b0, la[RK-1:0]} + bytes;
+    nsum  = {1'b0, na[RK-1:0]} + bytes;
+    lover = &la[47:RK] && lsum > {1'b1, {RK{1'b0}}};
+    nover = &na[47:RK] && nsum > {1'b1, {RK{1'b0}}};
     if (len == '0 || (len >> LEN_W) != '0) req_check = ST_BAD_LEN;
     else if (red_op != t3_pkt_pkg::RED_ADD) req_check = ST_BAD_RED_OP;
     else if (dtype > t3_pkt_pkg::DT_FP32) req_check = ST_BAD_DTYPE;
-    else if (la[FBL-1:0] != '0 || na[FBL-1:0] != '0 || lend > 50'h1_0000_0000_0000 ||
-             nend > 50'h1_0000_0000_0000) req_check = ST_BAD_ADDR;
+    else if (la[FBL-1:0] != '0 || na[FBL-1:0] != '0 || lover || nover) req_check = ST_BAD_ADDR;
     else req_check = ST_OK;
   endfunction
 
@@ -163,7 +170,7 @@ module dma_credit_core #(
   logic [7:0]       st_tag_q;
   logic [CP_AW-1:0] cp_wr_q, cp_rd_q;
   logic [CPN_W-1:0] cp_n_q;
-  logic             cp_hv_q;
+  logic             cp_hv_q, cpl_full_q;
   logic [STAT_W-1:0] st_alloc_fail_q, st_retries_q, st_no_credit_q, st_timeouts_q, st_bytes_q,
                      st_pkts_q, st_results_q, st_strays_q, st_bad_res_q, st_cpl_ok_q, st_refused_q;
 
@@ -225,24 +232,31 @@ module dma_credit_core #(
   // One record a cycle, in this priority: a timeout, the head's record (a
   // refusal, NO_CREDIT), a request's last result; none while the completion
   // queue has no room. No source waits on the result decode (timing).
+  // cpl_full_q is the room flag inverted (cp_n_q + st_valid_q >= CPL_DEPTH),
+  // computed at the edge before from the next count (timing: the compare fed
+  // the timeout, the head and the result's take, and through them the
+  // outstanding count). Kept inverted so that its value before the first
+  // reset edge (a flop's 0, as every other) is its reset value.
   logic cpl_room;
-  assign cpl_room = 32'(cp_n_q) + 32'(st_valid_q) < CPL_DEPTH;
+  assign cpl_room = !cpl_full_q;
 
   // ---------------------------------------------------------------- timeouts
   // exp_q (one-hot) is the counter chosen at the last edge: the lowest whose
-  // timer had reached TIMEOUT (none if a result restarted it). It times out
-  // now if it still waits for results. The compares and the choice are
-  // registered (timing).
-  logic [CTRS-1:0]  exp_q, due, exp_raw, exp_low;
+  // timer had reached TIMEOUT (none if a result restarted it, or if it timed
+  // out at that edge). It still waits for results (nothing else frees it),
+  // and times out now if a record can be written. The compares, the choice
+  // and whether there is one (exp_any_q) are registered (timing).
+  logic [CTRS-1:0]  exp_q, due, exp_raw, exp_low, exp_nx;
+  logic             exp_any_q;
   logic [LEN_W-1:0] exp_out_q, exp_out;  // the chosen counter's outstanding packets
   logic             to_fire;
   logic [CTR_W-1:0] to_ctr;
-  assign due = exp_q & valid_q & all_q;
+  assign due = exp_q;
   always_comb begin
     to_ctr = '0;
     for (int unsigned c = 0; c < CTRS; c++)
       if (due[c]) to_ctr = to_ctr | CTR_W'(c);  // one-hot to binary
-    to_fire = |due && cpl_room;
+    to_fire = exp_any_q && cpl_room;
     // the next choice
     exp_low = '0;
     for (int unsigned c = 0; c < CTRS; c++) begin
@@ -310,8 +324,19 @@ module dma_credit_core #(
   logic [7:0]       plen;
   assign issue = eng_valid_q && (!pkt_valid_q || pkt_ready_i) && cfg_inj_limit_i != '0 &&
                  32'(tot_q) < cfg_inj_limit_i;
-  assign last  = 32'(eng_len_q) <= MAX_LEN;
-  assign plen  = last ? 8'(eng_len_q) : 8'(MAX_LEN);
+  // the packet's length and whether it is the last, registered with the
+  // length they are of (timing: the compare no longer precedes the address
+  // adders); eng_len_nx: the length left after this packet
+  logic             eng_last_q, h_last, nx_last;
+  logic [7:0]       eng_plen_q, h_plen, nx_plen;
+  logic [LEN_W-1:0] eng_len_nx;
+  assign last       = eng_last_q;
+  assign plen       = eng_plen_q;
+  assign eng_len_nx = eng_len_q - LEN_W'(plen);
+  assign h_last     = 32'(h_len) <= MAX_LEN;
+  assign h_plen     = h_last ? 8'(h_len) : 8'(MAX_LEN);
+  assign nx_last    = 32'(eng_len_nx) <= MAX_LEN;
+  assign nx_plen    = nx_last ? 8'(eng_len_nx) : 8'(MAX_LEN);
 
   // ---------------------------------------------------------------- the completion record
   logic             ev;
@@ -402,10 +427,17 @@ module dma_credit_core #(
 
   // ---------------------------------------------------------------- the edge
 
+  // the next timeout choice: not a counter a result restarts now, nor the
+  // one timing out now
+  assign exp_nx = exp_low & ~res_sel & ~(to_fire ? exp_q : '0);
+
   // next outstanding counts with and without the result's decrement
   logic [LEN_W-1:0] out_inc [CTRS];
   logic [LEN_W-1:0] out_dec [CTRS];
   logic [TOT_W-1:0] tot_base, tot_sub, tot_p1, tot_m1;  // less a timed-out counter's packets
+  logic [CRD_W-1:0] crd_p1, crd_m1;
+  assign crd_p1 = credits_q + 1'b1;
+  assign crd_m1 = credits_q - 1'b1;
   always_comb begin
     for (int unsigned c = 0; c < CTRS; c++) begin
       out_inc[c] = out_q[c] + LEN_W'(issue && eng_ctr_q == CTR_W'(c));
@@ -418,22 +450,34 @@ module dma_credit_core #(
     tot_m1   = to_fire ? tot_sub - 1'b1 : tot_q - 1'b1;
   end
 
+  // the next cycle's completion-queue room: the next count (less the head's
+  // reload, plus the stage's record landing) without and with this cycle's
+  // record, the record (the late input) chosen last
+  logic [31:0] cp_n_nx;
+  logic        room_nx0, room_nx1;
+  always_comb begin
+    cp_n_nx  = 32'(cp_n_q) + 32'(st_valid_q) - 32'(cp_load);
+    room_nx0 = cp_n_nx < CPL_DEPTH;
+    room_nx1 = cp_n_nx + 1 < CPL_DEPTH;
+  end
+
   always_ff @(posedge clk_i) begin
     if (!rst_ni) begin
       cq_wr_q <= '0; cq_rd_q <= '0; cq_n_q <= '0; cq_hv_q <= 1'b0; go_pend_q <= 1'b0;
       tries_q <= '0; wait_q <= '0;
       eng_valid_q <= 1'b0; eng_ctr_q <= '0; eng_local_q <= '0; eng_net_q <= '0; eng_len_q <= '0;
+      eng_last_q <= 1'b1; eng_plen_q <= '0;  // those of length 0
       eng_dtype_q <= '0; eng_pull_q <= 1'b0; eng_src_q <= '0; eng_dst_q <= '0;
       pkt_valid_q <= 1'b0; pkt_pull_q <= 1'b0; pkt_dtype_q <= '0; pkt_len_q <= '0;
       pkt_src_q <= '0; pkt_dst_q <= '0; pkt_ctr_q <= '0; pkt_addr_q <= '0; pkt_local_q <= '0;
-      valid_q <= '0; all_q <= '0; exp_q <= '0; exp_out_q <= '0;
+      valid_q <= '0; all_q <= '0; exp_q <= '0; exp_any_q <= 1'b0; exp_out_q <= '0;
       for (int unsigned c = 0; c < CTRS; c++) begin
         out_q[c]   <= '0;
         timer_q[c] <= '0;
       end
       tot_q <= '0; credits_q <= '0;
       st_valid_q <= 1'b0; st_mem_q <= 1'b0; st_status_q <= '0; st_ctr_q <= '0; st_tag_q <= '0;
-      cp_wr_q <= '0; cp_rd_q <= '0; cp_n_q <= '0; cp_hv_q <= 1'b0;
+      cp_wr_q <= '0; cp_rd_q <= '0; cp_n_q <= '0; cp_hv_q <= 1'b0; cpl_full_q <= 1'b0;
       st_alloc_fail_q <= '0; st_retries_q <= '0; st_no_credit_q <= '0; st_timeouts_q <= '0;
       st_bytes_q <= '0; st_pkts_q <= '0; st_results_q <= '0; st_strays_q <= '0;
       st_bad_res_q <= '0; st_cpl_ok_q <= '0; st_refused_q <= '0;
@@ -443,6 +487,7 @@ module dma_credit_core #(
       if (cp_load) cp_rd_q <= (32'(cp_rd_q) == CPL_DEPTH - 1) ? '0 : cp_rd_q + 1'b1;
       cp_n_q  <= cp_n_q + CPN_W'(st_valid_q) - CPN_W'(cp_load);
       cp_hv_q <= cp_load || (cp_hv_q && !cp_pop);
+      cpl_full_q <= ev ? !room_nx1 : !room_nx0;
       // completion stage
       st_valid_q  <= ev;
       st_status_q <= ev_status;
@@ -467,8 +512,9 @@ module dma_credit_core #(
       end
       // counters
       exp_out_q <= exp_out;
+      exp_q     <= exp_nx;
+      exp_any_q <= |exp_nx;
       for (int unsigned c = 0; c < CTRS; c++) begin
-        exp_q[c] <= exp_low[c] && !res_sel[c];
         if (h_alloc && alloc_ctr == CTR_W'(c)) timer_q[c] <= '0;
         else if (res_sel[c]) timer_q[c] <= '0;
         else if (issue && last && eng_ctr_q == CTR_W'(c)) timer_q[c] <= '0;
@@ -488,7 +534,10 @@ module dma_credit_core #(
       if (issue && !res_match) tot_q <= tot_p1;
       else if (!issue && res_match) tot_q <= tot_m1;
       else tot_q <= tot_base;
-      credits_q <= credits_q + CRD_W'(h_alloc) - CRD_W'(res_done) - CRD_W'(to_fire);
+      // +1 / -1 from the flops, chosen by the late events (a timeout comes
+      // without an allocation or a result)
+      if (to_fire || (res_done && !h_alloc)) credits_q <= crd_m1;
+      else if (h_alloc && !res_done) credits_q <= crd_p1;
       // packet descriptor register
       if (issue) begin
         pkt_valid_q <= 1'b1;
@@ -510,12 +559,16 @@ module dma_credit_core #(
         eng_local_q <= h_local;
         eng_net_q   <= h_net;
         eng_len_q   <= h_len;
+        eng_last_q  <= h_last;
+        eng_plen_q  <= h_plen;
         eng_dtype_q <= h_dtype;
         eng_pull_q  <= h_pull;
         eng_src_q   <= h_src;
         eng_dst_q   <= h_dst;
       end else if (issue) begin
-        eng_len_q   <= eng_len_q - LEN_W'(plen);
+        eng_len_q   <= eng_len_nx;
+        eng_last_q  <= nx_last;
+        eng_plen_q  <= nx_plen;
         eng_local_q <= eng_local_q + (48'(plen) << FBL);
         eng_net_q   <= eng_net_q + (48'(plen) << FBL);
         if (last) eng_valid_q <= 1'b0;

@@ -3,11 +3,14 @@
 // the injection limit, the parameter errors, the registers.
 #include <gtest/gtest.h>
 
+#include <random>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "common/packet.h"
 #include "dma_credit/dma_credit.h"
+#include "dma_credit/dma_credit_pins.h"
 #include "t3/dma_credit_regs.h"
 
 namespace t3 {
@@ -297,6 +300,110 @@ TEST(DmaCreditBlock, RequestThroughTheRegisters) {
   uint32_t v = 0;
   ASSERT_EQ(b.tlm_read(T3_DMA_CREDIT_A_STAT_CPL_OK, v), RegStatus::ok);
   EXPECT_EQ(v, 1u);
+}
+
+// The block's step() (hw/dma_credit/dma_credit_eval.h, a specialization of
+// RegBlock's) against the generic RegBlock's on the same random traffic:
+// the same outputs, register reads and PSLVERRs included, in every cycle.
+// GenericGlue is the block's glue under another name, so RegBlock<GenericGlue>
+// is the generic code.
+struct GenericGlue : DmaCreditGlue {};
+
+TEST(DmaCreditBlock, SameAsTheGenericRegBlock) {
+  DmaCreditParams p;
+  p.ctrs = 3;
+  p.cpl_depth = 4;
+  DmaCredit fast(p);
+  RegBlock<GenericGlue> generic(p);
+  std::mt19937_64 rng(11);
+  const uint32_t regs[] = {T3_DMA_CREDIT_A_CMD_NET_LO,  T3_DMA_CREDIT_A_CMD_LOCAL_LO, T3_DMA_CREDIT_A_CMD_LEN,
+                           T3_DMA_CREDIT_A_CMD_CTRL,    T3_DMA_CREDIT_A_CMD_GO,       T3_DMA_CREDIT_A_CPL_HEAD,
+                           T3_DMA_CREDIT_A_CPL_POP,     T3_DMA_CREDIT_A_INJ_LIMIT,    T3_DMA_CREDIT_A_RETRY,
+                           T3_DMA_CREDIT_A_TIMEOUT,     T3_DMA_CREDIT_A_STATUS,       T3_DMA_CREDIT_A_INTR_ENABLE,
+                           T3_DMA_CREDIT_A_INTR_STATE,  T3_DMA_CREDIT_A_INTR_TEST,    T3_DMA_CREDIT_A_OUTSTANDING,
+                           T3_DMA_CREDIT_A_STAT_BYTES,  T3_DMA_CREDIT_A_STAT_CPL_OK,  T3_DMA_CREDIT_A_PARAM_A,
+                           0xFFCu,                      0x2u};
+  constexpr unsigned kRegs = sizeof(regs) / sizeof(regs[0]);
+  DmaCreditInputs in;
+  std::vector<pkt::Header> sent;
+  unsigned phase = 0, reads = 0, pkts = 0, cpls = 0;
+  for (int c = 0; c < 100000; ++c) {
+    in.rst_n = c >= 2 && rng() % 20000 != 0;
+    if (phase == 0 && rng() % 3 == 0) {
+      in.apb = ApbRequest{};
+      in.apb.psel = true;
+      in.apb.pwrite = rng() % 2;
+      in.apb.paddr = regs[rng() % kRegs];
+      const uint32_t v = uint32_t(rng());
+      switch (in.apb.paddr) {
+        case T3_DMA_CREDIT_A_CMD_LEN: in.apb.pwdata = 1 + v % 9; break;
+        case T3_DMA_CREDIT_A_CMD_NET_LO: in.apb.pwdata = v & 0xFFFF0; break;
+        case T3_DMA_CREDIT_A_CMD_LOCAL_LO: in.apb.pwdata = v & 0xFFFF0; break;
+        case T3_DMA_CREDIT_A_TIMEOUT: in.apb.pwdata = 20 + v % 200; break;
+        case T3_DMA_CREDIT_A_INJ_LIMIT: in.apb.pwdata = v % 12; break;
+        default: in.apb.pwdata = v; break;
+      }
+      in.apb.pstrb = in.apb.pwrite ? (rng() % 16 ? 0xF : 0x3) : 0;
+      phase = 1;
+    } else if (phase == 1) {
+      in.apb.penable = true;
+      phase = 2;
+    } else if (phase == 2) {
+      in.apb = ApbRequest{};
+      phase = 0;
+    }
+    if (!in.rst_n) {
+      in.apb = ApbRequest{};
+      phase = 0;
+      sent.clear();
+    }
+    in.cmd_valid = rng() % 4 == 0;
+    in.cmd_len = uint32_t(rng() % 11);  // 0: refused
+    in.cmd_net_addr = (rng() % 64) << 8;
+    in.cmd_local_addr = (rng() % 64) << 8;
+    in.cmd_red_op = rng() % 16 ? 0 : 1;
+    in.cmd_dtype = uint8_t(rng() % 3);
+    in.cmd_pull = rng() % 2;
+    in.cmd_src = uint8_t(rng());
+    in.cmd_dst = uint8_t(rng());
+    in.cmd_tag = uint8_t(rng());
+    in.pkt_ready = rng() % 4 != 0;
+    in.res_valid = !sent.empty() && rng() % 3 == 0;
+    if (in.res_valid) {
+      // A result of a packet sent (now and then not yet, twice, or junk).
+      const size_t k = rng() % sent.size();
+      pkt::Header junk;
+      junk.op = uint8_t(rng() % 16);
+      junk.len = uint8_t(rng() % 8);
+      junk.ctr = uint8_t(rng());
+      in.res_hdr = rng() % 32 ? result(sent[k]) : pkt::pack(junk);
+      if (rng() % 4 != 0) sent.erase(sent.begin() + long(k));
+    }
+    DmaCreditOutputs a, b;
+    fast.step(in, a);
+    generic.step(in, b);
+#define T3_SAME_in(pin, field)
+#define T3_SAME_out(pin, field) ASSERT_EQ(a.field, b.field) << "cycle " << c << " pin " #pin;
+#define T3_SAME(dir, pin, width, field) T3_SAME_##dir(pin, field)
+    T3_DMA_CREDIT_PINS(T3_SAME)
+#undef T3_SAME
+#undef T3_SAME_out
+#undef T3_SAME_in
+    ASSERT_EQ(a.intr, b.intr) << "cycle " << c;
+    ASSERT_EQ(a.apb.prdata, b.apb.prdata) << "cycle " << c;
+    ASSERT_EQ(a.apb.pready, b.apb.pready) << "cycle " << c;
+    ASSERT_EQ(a.apb.pslverr, b.apb.pslverr) << "cycle " << c;
+    if (in.rst_n && a.pkt_valid && in.pkt_ready) {
+      sent.push_back(pkt::unpack(a.pkt_hdr));
+      ++pkts;
+    }
+    if (in.apb.penable && !in.apb.pwrite) ++reads;
+    cpls += a.cpl_wr;
+  }
+  // The traffic reached what the specialization changes.
+  EXPECT_GT(pkts, 200u);
+  EXPECT_GT(cpls, 100u);
+  EXPECT_GT(reads, 5000u);
 }
 
 }  // namespace

@@ -113,3 +113,6 @@ struct DmaCreditGlue {
 using DmaCredit = RegBlock<DmaCreditGlue>;
 
 }  // namespace t3
+
+// Hand-written additions to the block (hw/dma_credit/dma_credit.yaml: core.include).
+#include "dma_credit/dma_credit_eval.h"

@@ -61,7 +61,9 @@ void DmaCreditCore::reset() {
     out_[c] = 0;
     prog_[c] = now_ + 1;  // the edge that resets them
   }
+  prog_lb_ = 0;
   tot_ = credits_ = 0;
+  cpl_room_ = true;
   st_valid_ = st_mem_ = false;
   st_status_ = st_ctr_ = st_tag_ = 0;
   cp_wr_ = cp_rd_ = cp_n_ = 0;
@@ -69,12 +71,13 @@ void DmaCreditCore::reset() {
   stat_ = DmaCreditStats{};
 }
 
-DmaCreditCore::Cmd DmaCreditCore::queued(const DmaCreditCoreInputs& in, bool go) const {
+DmaCreditCore::Cmd DmaCreditCore::queued(const DmaCreditDataIn& pins, const DmaCreditCoreInputs& ctl,
+                                         bool go) const {
+  const DmaCreditRegCmd& g = ctl.reg;
   const DmaRequest r =
-      go ? DmaRequest{in.reg.local_addr, in.reg.net_addr, in.reg.len, in.reg.red_op, in.reg.dtype,
-                      in.reg.pull, in.reg.src, in.reg.dst, in.reg.tag}
-         : DmaRequest{in.cmd_local_addr, in.cmd_net_addr, in.cmd_len, in.cmd_red_op, in.cmd_dtype,
-                      in.cmd_pull, in.cmd_src, in.cmd_dst, in.cmd_tag};
+      go ? DmaRequest{g.local_addr, g.net_addr, g.len, g.red_op, g.dtype, g.pull, g.src, g.dst, g.tag}
+         : DmaRequest{pins.cmd_local_addr, pins.cmd_net_addr, pins.cmd_len, pins.cmd_red_op,
+                      pins.cmd_dtype, pins.cmd_pull, pins.cmd_src, pins.cmd_dst, pins.cmd_tag};
   Cmd c;
   c.cause = uint8_t(dma_request_check(p_, r));
   c.local = r.local_addr;
@@ -88,34 +91,32 @@ DmaCreditCore::Cmd DmaCreditCore::queued(const DmaCreditCoreInputs& in, bool go)
   return c;
 }
 
-DmaCreditCore::Decision DmaCreditCore::decide(const DmaCreditCoreInputs& in) const {
+[[gnu::always_inline]] inline DmaCreditCore::Decision DmaCreditCore::decide(const DmaCreditDataIn& pins,
+                                              const DmaCreditCoreInputs& ctl) const {
   Decision d;
 
   // ---- requests in: CMD_GO first (its pulse, or held while the queue is full)
-  d.go = in.reg.go || go_pend_;
+  d.go = ctl.reg.go | go_pend_;
   d.room = cq_n_ < p_.cmd_depth;
-  d.push = d.room && (d.go || in.cmd_valid);
+  d.push = d.room & (d.go | pins.cmd_valid);
 
   // ---- the completion port: one record a cycle, in this priority: a
   // timeout, the head's record (a refusal, NO_CREDIT), a request's last
-  // result. Every source waits while the completion queue has no room.
-  d.cpl_room = cp_n_ + unsigned(st_valid_) < p_.cpl_depth;
+  // result. Every source waits while the completion queue has no room
+  // (cpl_room_, decided at the edge before).
+  d.cpl_room = cpl_room_;
 
   // ---- timeouts: the counter chosen at the last edge (the lowest whose
   // timer had reached a non-zero TIMEOUT; the compares and the choice
   // registered: the timers saturate at 2^TIMEOUT_W - 1, TIMEOUT is at most
-  // that), if it still waits for results
-  if (d.cpl_room) {
-    const uint64_t due = exp_ & valid_ & all_;
-    if (due != 0) {
-      d.to_fire = true;
-      d.to_ctr = unsigned(__builtin_ctzll(due));
-    }
-  }
+  // that); it still waits for results (see edge())
+  const uint64_t due = exp_;
+  d.to_fire = d.cpl_room & (due != 0);
+  d.to_ctr = unsigned(__builtin_ctzll(due | uint64_t{1} << 63)) & 63;
 
   // ---- the head of the command queue: one action a cycle, when a record
   // could be written (any of them may end in one)
-  if (cq_hv_ && d.cpl_room && !d.to_fire) {
+  if (cq_hv_ & d.cpl_room & !d.to_fire) {
     const Cmd& h = cmdq_.rdata();
     if (h.cause != 0) {
       d.head = Head::refuse;
@@ -125,17 +126,17 @@ DmaCreditCore::Decision DmaCreditCore::decide(const DmaCreditCoreInputs& in) con
         d.head = Head::alloc;
         d.alloc_ctr = unsigned(__builtin_ctzll(free));
       } else {
-        d.head = tries_ >= in.cfg.retry_limit ? Head::give_up : Head::fail;
+        d.head = tries_ >= ctl.cfg.retry_limit ? Head::give_up : Head::fail;
       }
     }
   }
 
   // ---- results: taken while the completion port is left to them (a
   // result may complete its request)
-  d.res_ready = d.cpl_room && !d.to_fire && d.head != Head::refuse && d.head != Head::give_up;
-  d.res_fire = in.res_valid && d.res_ready;
+  d.res_ready = d.cpl_room & !d.to_fire & (d.head != Head::refuse) & (d.head != Head::give_up);
+  d.res_fire = pins.res_valid & d.res_ready;
   if (d.res_fire) {
-    const pkt::Header h = pkt::unpack(in.res_hdr);
+    const pkt::Header h = pkt::unpack(pins.res_hdr);
     d.res_bad = !(h.op == uint8_t(pkt::Op::result) || h.op == uint8_t(pkt::Op::pull_rsp)) ||
                 pkt::check(h, p_.max_len, p_.flit_w) != pkt::Malformed::none;
     d.res_ctr = h.ctr;
@@ -146,10 +147,10 @@ DmaCreditCore::Decision DmaCreditCore::decide(const DmaCreditCoreInputs& in) con
   }
 
   // ---- the request generator: a packet while fewer than INJ_LIMIT are out
-  const bool inj_ok = in.cfg.inj_limit != 0 && tot_ < in.cfg.inj_limit;
-  d.issue = eng_valid_ && (!pkt_valid_ || in.pkt_ready) && inj_ok;
+  // (INJ_LIMIT 0: none, as tot_ < 0 never holds)
+  d.issue = eng_valid_ & (!pkt_valid_ | pins.pkt_ready) & (tot_ < ctl.cfg.inj_limit);
   d.last = eng_.len <= p_.max_len;
-  d.len = d.last ? eng_.len : p_.max_len;
+  d.len = pick(d.last, eng_.len, p_.max_len);
 
   // ---- the completion record of the cycle (one source at most)
   if (d.to_fire) {
@@ -170,21 +171,21 @@ DmaCreditCore::Decision DmaCreditCore::decide(const DmaCreditCoreInputs& in) con
   return d;
 }
 
-void DmaCreditCore::outputs(const DmaCreditCoreInputs& in, const Decision& d,
-                            DmaCreditCoreOutputs& o) const {
-  o.cmd_ready = d.room && !d.go;
+[[gnu::always_inline]] inline void DmaCreditCore::pin_outputs(const Decision& d, DmaCreditDataOut& o) const {
+  o.cmd_ready = d.room & !d.go;
   o.pkt_valid = pkt_valid_;
-  if (pkt_valid_) {  // data gated with valid: zeros before the first packet and after reset
-    o.pkt_hdr = pkt_hdr_;
-    o.pkt_local_addr = pkt_local_;
-  }
+  o.pkt_hdr = pkt_hdr_;  // zero without pkt_valid_ (data gated with valid)
+  o.pkt_local_addr = pkt_local_;
   o.res_ready = d.res_ready;
   o.cpl_wr = st_valid_;
-  o.cpl_status = st_valid_ ? st_status_ : 0;
-  o.cpl_ctr = st_valid_ ? st_ctr_ : 0;
-  o.cpl_tag = st_valid_ ? (st_mem_ ? tags_.rdata() : st_tag_) : 0;
+  o.cpl_status = st_status_;  // the stage holds zeros without a record
+  o.cpl_ctr = st_ctr_;
+  o.cpl_tag = st_mem_ ? tags_.rdata() : st_tag_;  // st_mem_ only with a record
   o.credits = uint8_t(credits_);
   o.outstanding = tot_;
+}
+
+void DmaCreditCore::reg_outputs(const Decision& d, DmaCreditCoreOutputs& o) const {
   o.go_pending = go_pend_;
   o.eng_busy = eng_valid_;
   o.cmd_count = uint8_t(cq_n_ + cq_hv_);
@@ -197,27 +198,52 @@ void DmaCreditCore::outputs(const DmaCreditCoreInputs& in, const Decision& d,
   o.ev_cpl_ok = st_valid_ && st_status_ == 0;
   o.ev_cpl_err = st_valid_ && st_status_ != 0;
   o.ev_stray = d.res_fire && !d.res_match;
-  o.stat = stat_;
-  (void)in;
+  const uint32_t m = uint32_t(stat_mask_);
+  o.stat.alloc_fail = stat_.alloc_fail & m;
+  o.stat.retries = stat_.retries & m;
+  o.stat.no_credit = stat_.no_credit & m;
+  o.stat.timeouts = stat_.timeouts & m;
+  o.stat.bytes = stat_.bytes & m;
+  o.stat.pkts = stat_.pkts & m;
+  o.stat.results = stat_.results & m;
+  o.stat.strays = stat_.strays & m;
+  o.stat.bad_res = stat_.bad_res & m;
+  o.stat.cpl_ok = stat_.cpl_ok & m;
+  o.stat.refused = stat_.refused & m;
 }
 
 DmaCreditCoreOutputs DmaCreditCore::eval(const DmaCreditCoreInputs& in) const {
   DmaCreditCoreOutputs o;
-  outputs(in, decide(in), o);
+  const Decision d = decide(in, in);
+  pin_outputs(d, o);
+  reg_outputs(d, o);
   return o;
 }
 
 DmaCreditCoreOutputs DmaCreditCore::step(const DmaCreditCoreInputs& in) {
-  const Decision d = decide(in);
+  const Decision d = decide(in, in);
   DmaCreditCoreOutputs o;
-  outputs(in, d, o);
+  pin_outputs(d, o);
+  reg_outputs(d, o);
   if (!in.rst_n) {
     reset();
     ++now_;
   } else {
-    edge(in, d);
+    edge(in, in, d);
   }
   return o;
+}
+
+bool DmaCreditCore::step(const DmaCreditDataIn& pins, const DmaCreditCoreInputs& ctl,
+                         DmaCreditDataOut& o, DmaCreditCoreOutputs* regs) {
+  const Decision d = decide(pins, ctl);
+  pin_outputs(d, o);
+  if (regs) {
+    if (static_cast<DmaCreditDataOut*>(regs) != &o) static_cast<DmaCreditDataOut&>(*regs) = o;
+    reg_outputs(d, *regs);
+  }
+  edge(pins, ctl, d);
+  return d.res_fire & !d.res_match;
 }
 
 void DmaCreditCore::clock(const DmaCreditCoreInputs& in) {
@@ -226,100 +252,157 @@ void DmaCreditCore::clock(const DmaCreditCoreInputs& in) {
     ++now_;
     return;
   }
-  edge(in, decide(in));
+  edge(in, in, decide(in, in));
 }
 
-void DmaCreditCore::edge(const DmaCreditCoreInputs& in, const Decision& d) {
+// The lowest counter whose timer has reached TIMEOUT in this cycle (one-hot;
+// 0: none, or TIMEOUT is 0), unless keep does not have it (then 0). A counter's timer is now_ - prog_[c]; no timer
+// of a waiting counter is above now_ - prog_lb_, so while that is below
+// TIMEOUT (the common cycle) none is looked at. Otherwise every waiting
+// counter is, and prog_lb_ becomes their smallest prog_ (a prog_ set later
+// is larger: the bound holds until then).
+uint64_t DmaCreditCore::expired(uint32_t timeout, uint64_t keep) {
+  if (timeout == 0 || now_ - prog_lb_ < timeout) return 0;
+  uint64_t hit = 0, lb = now_;
+  for (uint64_t w = valid_ & all_; w != 0; w &= w - 1) {
+    const unsigned c = unsigned(__builtin_ctzll(w));
+    hit |= uint64_t(now_ - prog_[c] >= timeout) << c;
+    lb = prog_[c] < lb ? prog_[c] : lb;
+  }
+  prog_lb_ = lb;
+  return hit & (~hit + 1) & keep;
+}
+
+[[gnu::always_inline]] inline void DmaCreditCore::edge(const DmaCreditDataIn& pins, const DmaCreditCoreInputs& ctl, const Decision& d) {
+  // A quiet cycle (two in three of the random test's): no record in the
+  // stage or decided, nothing into or out of either queue, no action of the
+  // head, no packet issued or taken, no result taken, CMD_GO's wait as it
+  // was. Then only the clocks run: the retry wait, the timeout choice
+  // (nothing restarts or frees a counter) and the cycle count; every other
+  // assignment below would write the value the state has.
+  const bool cpl_moves = st_valid_ | d.ev | (ctl.cpl_pop & cp_hv_) | ((cp_n_ > 0) & !cp_hv_);
+  const bool cmd_moves = d.push | (d.head != Head::none) | ((cq_n_ > 0) & !cq_hv_) |
+                         ((d.go & !d.room) != go_pend_);
+  const bool pkt_moves = d.issue | (pins.pkt_ready & pkt_valid_) | d.res_fire;
+  if (!(cpl_moves | cmd_moves | pkt_moves)) {
+    wait_ -= wait_ != 0;
+    exp_ = expired(ctl.cfg.timeout, ~uint64_t{0});
+    ++now_;
+    return;
+  }
+  const unsigned cpl_depth = p_.cpl_depth, cmd_depth = p_.cmd_depth;
   const uint32_t b = p_.flit_bytes();
-  const uint8_t head_tag = cmdq_.rdata().tag;
-  if (d.head == Head::alloc) eng_ = cmdq_.rdata();  // before the queue's read port moves
-  const uint32_t tries0 = tries_;
-  const bool pop_head = d.head == Head::refuse || d.head == Head::alloc || d.head == Head::give_up;
+  const bool alloc = d.head == Head::alloc;
+  const bool head_rec = d.head == Head::refuse || d.head == Head::give_up;  // the head's record
+  const bool pop_head = alloc || head_rec;
 
   // ---- completion queue: the stage's record lands; CPL_POP; the head reloads
   {
-    Rec w;
-    w.status = st_status_;
-    w.ctr = st_ctr_;
-    w.tag = st_mem_ ? tags_.rdata() : st_tag_;
-    const bool pop = in.cpl_pop && cp_hv_;
-    const bool load = cp_n_ > 0 && (!cp_hv_ || pop);
-    cplq_.clock(st_valid_, cp_wr_, w, load, cp_rd_);
-    if (st_valid_) cp_wr_ = cp_wr_ + 1 == p_.cpl_depth ? 0 : cp_wr_ + 1;
-    if (load) cp_rd_ = cp_rd_ + 1 == p_.cpl_depth ? 0 : cp_rd_ + 1;
+    const bool pop = ctl.cpl_pop & cp_hv_;
+    const bool load = (cp_n_ > 0) & (!cp_hv_ | pop);
+    if (st_valid_ | load) {
+      Rec w;
+      w.status = st_status_;
+      w.ctr = st_ctr_;
+      w.tag = st_mem_ ? tags_.rdata() : st_tag_;
+      cplq_.clock(st_valid_, cp_wr_, w, load, cp_rd_);
+      if (st_valid_) cp_wr_ = cp_wr_ + 1 == cpl_depth ? 0 : cp_wr_ + 1;
+      if (load) cp_rd_ = cp_rd_ + 1 == cpl_depth ? 0 : cp_rd_ + 1;
+    }
     cp_n_ = cp_n_ + unsigned(st_valid_) - unsigned(load);
-    cp_hv_ = load || (cp_hv_ && !pop);
+    cp_hv_ = load | (cp_hv_ & !pop);
   }
 
   // ---- completion stage (the counter's tag is read from the tag memory)
   st_valid_ = d.ev;
-  st_status_ = d.ev ? d.ev_status : 0;
-  st_ctr_ = d.ev ? uint8_t(d.ev_ctr) : 0;
-  st_mem_ = d.res_done || d.to_fire;
-  st_tag_ = (d.head == Head::refuse || d.head == Head::give_up) ? head_tag : 0;
-  // the tag memory is read every cycle, at the timed-out counter or at the
-  // counter the result on res_hdr_i names (valid or not: no path from the
-  // result decode to the read address); the stage uses what it read
-  const unsigned res_ctr_pins = unsigned(in.res_hdr.w[0] >> pkt::kCtrLsb) & unsigned(low_mask(ctr_w_));
-  tags_.clock(d.head == Head::alloc, d.alloc_ctr, head_tag, true, d.to_fire ? d.to_ctr : res_ctr_pins);
+  st_status_ = d.ev_status;  // 0 without a record
+  st_ctr_ = uint8_t(d.ev_ctr);
+  st_mem_ = d.res_done | d.to_fire;
+  st_tag_ = head_rec ? cmdq_.rdata().tag : 0;
+  // The RTL reads the tag memory every cycle, at the timed-out counter or at
+  // the counter res_hdr_i names (valid or not); what it read is used only
+  // in the cycle after a timeout or a last result (st_mem_), so the model
+  // reads in those cycles alone, at the same address. The allocation writes
+  // the head's tag.
+  if (alloc | st_mem_)
+    tags_.clock(alloc, d.alloc_ctr, cmdq_.rdata().tag, st_mem_, pick(d.to_fire, d.to_ctr, d.res_ctr));
+  cpl_room_ = cp_n_ + unsigned(st_valid_) < cpl_depth;  // !cpl_full_q
 
   // ---- command queue
   {
-    const bool load = cq_n_ > 0 && (!cq_hv_ || pop_head);
-    if (d.push) cmdq_.clock(true, cq_wr_, queued(in, d.go), load, cq_rd_);
-    else cmdq_.clock(false, 0, Cmd{}, load, cq_rd_);
-    if (d.push) cq_wr_ = cq_wr_ + 1 == p_.cmd_depth ? 0 : cq_wr_ + 1;
-    if (load) cq_rd_ = cq_rd_ + 1 == p_.cmd_depth ? 0 : cq_rd_ + 1;
+    const bool load = (cq_n_ > 0) & (!cq_hv_ | pop_head);
+    if (alloc) eng_ = cmdq_.rdata();  // before the queue's read port moves
+    if (d.push) cmdq_.clock(true, cq_wr_, queued(pins, ctl, d.go), load, cq_rd_);
+    else if (load) cmdq_.clock(false, 0, Cmd{}, true, cq_rd_);
+    if (d.push) cq_wr_ = cq_wr_ + 1 == cmd_depth ? 0 : cq_wr_ + 1;
+    if (load) cq_rd_ = cq_rd_ + 1 == cmd_depth ? 0 : cq_rd_ + 1;
     cq_n_ = cq_n_ + unsigned(d.push) - unsigned(load);
-    cq_hv_ = load || (cq_hv_ && !pop_head);
+    cq_hv_ = load | (cq_hv_ & !pop_head);
   }
-  go_pend_ = d.go && !d.room;
+  go_pend_ = d.go & !d.room;
 
-  // ---- retries (paper §IV: no counter, the DMA retries, then reports)
-  if (d.head == Head::fail) {
-    tries_ = tries_ + 1;
-    wait_ = in.cfg.retry_interval;
-  } else if (pop_head) {
-    tries_ = 0;
-    wait_ = 0;
-  } else if (wait_ != 0) {
-    wait_ = wait_ - 1;
+  // ---- retries (paper §IV: no counter, the DMA retries, then reports);
+  // the status counters of the head's actions (32 bits here, cut to STAT_W
+  // as read; each counter is counted where its event is handled)
+  if (d.head != Head::none) {
+    const bool failed = (d.head == Head::fail) | (d.head == Head::give_up);
+    stat_.alloc_fail += failed;
+    stat_.retries += (failed | alloc) & (tries_ != 0);
+    stat_.no_credit += d.head == Head::give_up;
+    stat_.refused += d.head == Head::refuse;
+    tries_ = pick(d.head == Head::fail, tries_ + 1, 0u);  // 0 once the head leaves
+    wait_ = pick(d.head == Head::fail, ctl.cfg.retry_interval, 0u);
+  } else {
+    wait_ -= wait_ != 0;
   }
 
   // ---- counters (a timer is zeroed by its allocation, its last packet
   // and each of its results: the cycle after this edge reads 0)
-  const unsigned to_out = d.to_fire ? out_[d.to_ctr] : 0;
   // the lowest counter whose timer has reached TIMEOUT in this cycle, unless
-  // a result restarts it (then none: the next cycle looks again)
-  exp_ = 0;
-  if (in.cfg.timeout != 0)
-    for (uint64_t w = valid_ & all_; w != 0; w &= w - 1) {
-      const unsigned c = unsigned(__builtin_ctzll(w));
-      if (now_ - prog_[c] >= in.cfg.timeout) {
-        if (!(d.res_match && d.res_ctr == c)) exp_ = uint64_t{1} << c;
-        break;
-      }
-    }
+  // a result restarts it or it times out now (then none: the next cycle
+  // looks again); nothing else frees it before the next cycle
+  exp_ = expired(ctl.cfg.timeout, ~(uint64_t(d.res_match) << (d.res_ctr & 63)) &
+                                       ~(uint64_t(d.to_fire) << d.to_ctr));
   ++now_;
-  if (d.head == Head::alloc) prog_[d.alloc_ctr] = now_;
-  if (d.res_match) prog_[d.res_ctr] = now_;
-  if (d.issue && d.last) prog_[eng_ctr_] = now_;
-  if (d.res_match) out_[d.res_ctr] -= 1;
-  if (d.issue) out_[eng_ctr_] += 1;
-  if (d.issue && d.last) all_ |= uint64_t{1} << eng_ctr_;
-  if (d.res_done) valid_ &= ~(uint64_t{1} << d.res_ctr);
-  if (d.to_fire) valid_ &= ~(uint64_t{1} << d.to_ctr);
-  if (d.head == Head::alloc) {
+  if (d.to_fire) {  // its packets stop counting; the counter is free
+    tot_ -= out_[d.to_ctr];
+    valid_ &= ~(uint64_t{1} << d.to_ctr);
+    credits_ -= 1;
+    stat_.timeouts += 1;
+  }
+  if (alloc) {
+    prog_[d.alloc_ctr] = now_;
     valid_ |= uint64_t{1} << d.alloc_ctr;
     all_ &= ~(uint64_t{1} << d.alloc_ctr);
     out_[d.alloc_ctr] = 0;
+    credits_ += 1;
+    eng_valid_ = true;  // the request generator (it was idle) takes the head
+    eng_ctr_ = d.alloc_ctr;
   }
-  tot_ = tot_ + unsigned(d.issue) - unsigned(d.res_match) - to_out;
-  credits_ = credits_ + unsigned(d.head == Head::alloc) - unsigned(d.res_done) - unsigned(d.to_fire);
+  if (d.res_fire) {
+    if (d.res_match) {
+      prog_[d.res_ctr] = now_;
+      out_[d.res_ctr] -= 1;
+      tot_ -= 1;
+      valid_ &= ~(uint64_t(d.res_done) << d.res_ctr);
+      credits_ -= d.res_done;
+      stat_.cpl_ok += d.res_done;
+    }
+    stat_.results += d.res_match;
+    stat_.strays += !d.res_bad & !d.res_match;
+    stat_.bad_res += d.res_bad;
+  }
 
   // ---- packet descriptor register and the request generator
   if (d.issue) {
+    out_[eng_ctr_] += 1;
+    tot_ += 1;
+    if (d.last) {
+      prog_[eng_ctr_] = now_;
+      all_ |= uint64_t{1} << eng_ctr_;
+    }
     pkt_valid_ = true;
+    // the header flit (docs/packet.md) packed in place: its fields end in word 1
     pkt::Header h;
     h.op = uint8_t(eng_.pull ? pkt::Op::pull : pkt::Op::push);
     h.red_op = uint8_t(pkt::RedOp::add);
@@ -330,35 +413,21 @@ void DmaCreditCore::edge(const DmaCreditCoreInputs& in, const Decision& d) {
     h.count = 1;
     h.ctr = uint8_t(eng_ctr_);
     h.addr = eng_.net;
-    pkt_hdr_ = pkt::pack(h);
+    const Wide f = pkt::pack(h);
+    pkt_hdr_.w[0] = f.w[0];
+    pkt_hdr_.w[1] = f.w[1];
     pkt_local_ = eng_.local;
-  } else if (in.pkt_ready) {
-    pkt_valid_ = false;
-  }
-  if (d.head == Head::alloc) {
-    eng_valid_ = true;
-    eng_ctr_ = d.alloc_ctr;  // eng_ took the head above
-  } else if (d.issue) {
     eng_.len -= d.len;
     eng_.local = (eng_.local + uint64_t{d.len} * b) & low_mask(pkt::kAddrW);
     eng_.net = (eng_.net + uint64_t{d.len} * b) & low_mask(pkt::kAddrW);
-    if (d.last) eng_valid_ = false;
+    eng_valid_ = !d.last;
+    stat_.pkts += 1;
+    stat_.bytes += d.len * b;
+  } else if (pins.pkt_ready & pkt_valid_) {
+    pkt_valid_ = false;
+    pkt_hdr_.w[0] = pkt_hdr_.w[1] = 0;
+    pkt_local_ = 0;
   }
-
-  // ---- status counters (they wrap at 2^STAT_W)
-  const bool tried = d.head == Head::alloc || d.head == Head::fail || d.head == Head::give_up;
-  const bool failed = d.head == Head::fail || d.head == Head::give_up;
-  stat_.alloc_fail = stat_add(stat_.alloc_fail, failed);
-  stat_.retries = stat_add(stat_.retries, tried && tries0 != 0);
-  stat_.no_credit = stat_add(stat_.no_credit, d.head == Head::give_up);
-  stat_.timeouts = stat_add(stat_.timeouts, d.to_fire);
-  stat_.bytes = stat_add(stat_.bytes, d.issue ? d.len * b : 0);
-  stat_.pkts = stat_add(stat_.pkts, d.issue);
-  stat_.results = stat_add(stat_.results, d.res_match);
-  stat_.strays = stat_add(stat_.strays, d.res_fire && !d.res_bad && !d.res_match);
-  stat_.bad_res = stat_add(stat_.bad_res, d.res_fire && d.res_bad);
-  stat_.cpl_ok = stat_add(stat_.cpl_ok, d.res_done);
-  stat_.refused = stat_add(stat_.refused, d.head == Head::refuse);
 }
 
 }  // namespace t3

@@ -141,6 +141,15 @@ class DmaCreditCore {
   void clock(const DmaCreditCoreInputs& in);
   // eval() then clock() on one decision.
   DmaCreditCoreOutputs step(const DmaCreditCoreInputs& in);
+  // The same for the block (RegBlock<DmaCreditGlue>::step,
+  // hw/dma_credit/dma_credit_eval.h), in one pass and in place: the data
+  // pins as pins has them, the register-driven inputs as ctl has them (its
+  // data pins are not read); the data pins' outputs into o; the interrupt
+  // event `stray` returned (`done` and `error` are o's cpl_wr and
+  // cpl_status); with regs non-null, every output the registers read into
+  // it (as eval() gives them). Not for a reset cycle (rst_n low).
+  bool step(const DmaCreditDataIn& pins, const DmaCreditCoreInputs& ctl, DmaCreditDataOut& o,
+            DmaCreditCoreOutputs* regs);
 
   // Introspection for the unit tests.
   bool ctr_live(unsigned c) const { return (valid_ >> c) & 1; }
@@ -183,13 +192,18 @@ class DmaCreditCore {
     unsigned ev_ctr = 0;
     bool cpl_room = false;
   };
-  Decision decide(const DmaCreditCoreInputs& in) const;
+  // pins: the data pins; ctl: the register-driven inputs (its data pins
+  // unused). The plain eval()/clock() pass the same struct as both.
+  Decision decide(const DmaCreditDataIn& pins, const DmaCreditCoreInputs& ctl) const;
   // The request queued in a cycle the queue takes one (CMD_GO's, or the port's).
-  Cmd queued(const DmaCreditCoreInputs& in, bool go) const;
-  void outputs(const DmaCreditCoreInputs& in, const Decision& d, DmaCreditCoreOutputs& o) const;
-  void edge(const DmaCreditCoreInputs& in, const Decision& d);
+  Cmd queued(const DmaCreditDataIn& pins, const DmaCreditCoreInputs& ctl, bool go) const;
+  // The data pins' outputs, and the outputs only the registers read.
+  void pin_outputs(const Decision& d, DmaCreditDataOut& o) const;
+  void reg_outputs(const Decision& d, DmaCreditCoreOutputs& o) const;
+  void edge(const DmaCreditDataIn& pins, const DmaCreditCoreInputs& ctl, const Decision& d);
+  // The timeout choice of this edge (exp_), see edge().
+  uint64_t expired(uint32_t timeout, uint64_t keep);
   void reset();
-  uint32_t stat_add(uint32_t v, uint32_t n) const { return uint32_t((v + n) & stat_mask_); }
 
   DmaCreditParams p_;
   uint64_t stat_mask_;
@@ -207,8 +221,8 @@ class DmaCreditCore {
   Cmd eng_;
   // packet descriptor register
   bool pkt_valid_ = false;
-  Wide pkt_hdr_;  // packed when issued
-  uint64_t pkt_local_ = 0;
+  Wide pkt_hdr_;  // packed when issued; zero while pkt_valid_ is low (the pins' value)
+  uint64_t pkt_local_ = 0;  // likewise
   // the counters: live and all-issued bits, packets outstanding, and for
   // the timers the cycle each was last zeroed (the RTL's timer is
   // now_ - prog_, saturating: one subtraction instead of CTRS increments)
@@ -217,15 +231,21 @@ class DmaCreditCore {
   std::vector<uint32_t> out_;
   std::vector<uint64_t> prog_;
   uint64_t now_ = 0;  // edges since construction
+  // At most the smallest prog_ of the counters waiting for results (live,
+  // all issued): while now_ - prog_lb_ < TIMEOUT none has timed out, and the
+  // timers are not looked at one by one (see expired()).
+  uint64_t prog_lb_ = 0;
   Mem<uint8_t> tags_;
   uint32_t tot_ = 0, credits_ = 0;
-  // completion stage and queue
+  // completion stage and queue; cpl_room_: the completion queue has room
+  // (cp_n_ + st_valid_ < CPL_DEPTH), a register in the RTL (inverted: cpl_full_q)
+  bool cpl_room_ = true;
   bool st_valid_ = false, st_mem_ = false;
   uint8_t st_status_ = 0, st_ctr_ = 0, st_tag_ = 0;
   Mem<Rec> cplq_;
   unsigned cp_wr_ = 0, cp_rd_ = 0, cp_n_ = 0;
   bool cp_hv_ = false;
-  DmaCreditStats stat_;
+  DmaCreditStats stat_;  // counted in 32 bits, cut to STAT_W bits when read
 };
 
 }  // namespace t3
