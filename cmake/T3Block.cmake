@@ -293,6 +293,8 @@ function(t3_block_tests block)
     get_filename_component(name "${src}" NAME_WE)
     add_executable(${name} "${src}")
     target_link_libraries(${name} PRIVATE t3_${block} GTest::gtest_main ${ARG_LIBS})
+    # the testbench's header-only machinery (the APB master) for unit tests
+    target_include_directories(${name} PRIVATE ${PROJECT_SOURCE_DIR}/testbench/common)
     t3_target_options(${name})
     add_dependencies(t3_sanitize_targets ${name})
     string(REGEX REPLACE "_test$" "" tname "${name}")

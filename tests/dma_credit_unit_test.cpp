@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "apb_master.h"
 #include "common/packet.h"
 #include "dma_credit/dma_credit.h"
 #include "dma_credit/dma_credit_pins.h"
@@ -326,37 +327,28 @@ TEST(DmaCreditBlock, SameAsTheGenericRegBlock) {
   constexpr unsigned kRegs = sizeof(regs) / sizeof(regs[0]);
   DmaCreditInputs in;
   std::vector<pkt::Header> sent;
-  unsigned phase = 0, reads = 0, pkts = 0, cpls = 0;
+  tb::ApbMaster apb;
+  unsigned reads = 0, pkts = 0, cpls = 0;
   for (int c = 0; c < 100000; ++c) {
     in.rst_n = c >= 2 && rng() % 20000 != 0;
-    if (phase == 0 && rng() % 3 == 0) {
-      in.apb = ApbRequest{};
-      in.apb.psel = true;
-      in.apb.pwrite = rng() % 2;
-      in.apb.paddr = regs[rng() % kRegs];
+    if (apb.idle() && rng() % 3 == 0) {
+      tb::ApbTransfer t;
+      t.write = rng() % 2;
+      t.addr = regs[rng() % kRegs];
       const uint32_t v = uint32_t(rng());
-      switch (in.apb.paddr) {
-        case T3_DMA_CREDIT_A_CMD_LEN: in.apb.pwdata = 1 + v % 9; break;
-        case T3_DMA_CREDIT_A_CMD_NET_LO: in.apb.pwdata = v & 0xFFFF0; break;
-        case T3_DMA_CREDIT_A_CMD_LOCAL_LO: in.apb.pwdata = v & 0xFFFF0; break;
-        case T3_DMA_CREDIT_A_TIMEOUT: in.apb.pwdata = 20 + v % 200; break;
-        case T3_DMA_CREDIT_A_INJ_LIMIT: in.apb.pwdata = v % 12; break;
-        default: in.apb.pwdata = v; break;
+      switch (t.addr) {
+        case T3_DMA_CREDIT_A_CMD_LEN: t.data = 1 + v % 9; break;
+        case T3_DMA_CREDIT_A_CMD_NET_LO: t.data = v & 0xFFFF0; break;
+        case T3_DMA_CREDIT_A_CMD_LOCAL_LO: t.data = v & 0xFFFF0; break;
+        case T3_DMA_CREDIT_A_TIMEOUT: t.data = 20 + v % 200; break;
+        case T3_DMA_CREDIT_A_INJ_LIMIT: t.data = v % 12; break;
+        default: t.data = v; break;
       }
-      in.apb.pstrb = in.apb.pwrite ? (rng() % 16 ? 0xF : 0x3) : 0;
-      phase = 1;
-    } else if (phase == 1) {
-      in.apb.penable = true;
-      phase = 2;
-    } else if (phase == 2) {
-      in.apb = ApbRequest{};
-      phase = 0;
+      t.strb = t.write ? (rng() % 16 ? 0xF : 0x3) : 0;
+      apb.push(t);
     }
-    if (!in.rst_n) {
-      in.apb = ApbRequest{};
-      phase = 0;
-      sent.clear();
-    }
+    apb.drive(in.apb, in.rst_n);
+    if (!in.rst_n) sent.clear();
     in.cmd_valid = rng() % 4 == 0;
     in.cmd_len = uint32_t(rng() % 11);  // 0: refused
     in.cmd_net_addr = (rng() % 64) << 8;
@@ -397,7 +389,7 @@ TEST(DmaCreditBlock, SameAsTheGenericRegBlock) {
       sent.push_back(pkt::unpack(a.pkt_hdr));
       ++pkts;
     }
-    if (in.apb.penable && !in.apb.pwrite) ++reads;
+    if (const auto done = apb.after(in.apb, b.apb)) reads += !done->t.write;
     cpls += a.cpl_wr;
   }
   // The traffic reached what the specialization changes.

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "apb_master.h"
 #include "common/packet.h"
 #include "mcr_table/mcr_table.h"
 #include "t3/mcr_table_regs.h"
@@ -652,39 +653,27 @@ TEST(McrTableBlock, SameAsTheGenericRegBlock) {
                            T3_MCR_TABLE_A_RGN_PORTS, T3_MCR_TABLE_A_RGN_ATTR,    T3_MCR_TABLE_A_RGN_CMD,
                            T3_MCR_TABLE_A_STATUS,    T3_MCR_TABLE_A_INTR_ENABLE, T3_MCR_TABLE_A_INTR_STATE,
                            T3_MCR_TABLE_A_RGN_RD_ATTR};
-  int phase = 0;
+  tb::ApbMaster apb;
   McrTableInputs in;
   unsigned hits = 0, copies = 0, accesses = 0;
   for (int c = 0; c < 60000; ++c) {
     in.rst_n = c >= 2 && rng() % 8000 != 0;
-    if (phase == 0 && rng() % 4 == 0) {
-      in.apb = ApbRequest{};
-      in.apb.psel = true;
-      in.apb.pwrite = rng() % 2;
-      in.apb.paddr = regs[rng() % 10];
+    if (apb.idle() && rng() % 4 == 0) {
+      tb::ApbTransfer t;
+      t.write = rng() % 2;
+      t.addr = regs[rng() % 10];
       const uint32_t v = uint32_t(rng());
-      switch (in.apb.paddr) {
-        case T3_MCR_TABLE_A_RGN_IDX: in.apb.pwdata = v % 4; break;
-        case T3_MCR_TABLE_A_RGN_BASE_LO: in.apb.pwdata = (v % 4) * 0x1000; break;
-        case T3_MCR_TABLE_A_RGN_SIZE_LO: in.apb.pwdata = v % 8 ? 0x1000 : v; break;
-        case T3_MCR_TABLE_A_RGN_ATTR: in.apb.pwdata = v & 0x3000107; break;
-        case T3_MCR_TABLE_A_RGN_CMD: in.apb.pwdata = v % 3 ? 1 : 2; break;
-        default: in.apb.pwdata = v; break;
+      switch (t.addr) {
+        case T3_MCR_TABLE_A_RGN_IDX: t.data = v % 4; break;
+        case T3_MCR_TABLE_A_RGN_BASE_LO: t.data = (v % 4) * 0x1000; break;
+        case T3_MCR_TABLE_A_RGN_SIZE_LO: t.data = v % 8 ? 0x1000 : v; break;
+        case T3_MCR_TABLE_A_RGN_ATTR: t.data = v & 0x3000107; break;
+        case T3_MCR_TABLE_A_RGN_CMD: t.data = v % 3 ? 1 : 2; break;
+        default: t.data = v; break;
       }
-      in.apb.pstrb = in.apb.pwrite ? 0xF : 0;
-      phase = 1;
-    } else if (phase == 1) {
-      in.apb.penable = true;
-      phase = 2;
-    } else if (phase == 2) {
-      in.apb = ApbRequest{};
-      phase = 0;
-      ++accesses;
+      apb.push(t);
     }
-    if (!in.rst_n) {
-      in.apb = ApbRequest{};
-      phase = 0;
-    }
+    apb.drive(in.apb, in.rst_n);
     for (unsigned k = 0; k < 2; ++k) {
       bool& valid = k ? in.rsp_in_valid : in.req_in_valid;
       Wide& flit = k ? in.rsp_in_flit : in.req_in_flit;
@@ -708,6 +697,7 @@ TEST(McrTableBlock, SameAsTheGenericRegBlock) {
     ASSERT_TRUE(same(o, b)) << "step, cycle " << c;
     fast.clock(in);
     generic.clock(in);
+    if (in.rst_n && apb.after(in.apb, b.apb)) ++accesses;
     hits += a.req_out_valid && ((in.req_out_ready >> a.req_out_port) & 1);
     copies = a.stat_copies;
   }
