@@ -49,8 +49,7 @@ class Reg2HwTable {
   std::vector<Entry> e_;
 };
 
-// regs_ro_value<Map>(h, r): register r's RO bits as h gives them; and
-// RegFile::find(offset) by a table.
+// regs_ro_value<Map>(h, r): register r's RO bits as h gives them.
 template <class Map, class Hw2Reg>
 class RoTable {
  public:
@@ -64,15 +63,6 @@ class RoTable {
       }
     }
     first_[Map::kCount] = unsigned(e_.size());
-    for (unsigned r = 0; r < Map::kCount; ++r) {
-      const unsigned w = Map::kInfo[r].offset / 4;
-      if (w >= index_.size()) index_.resize(w + 1, -1);
-      if (index_[w] < 0) index_[w] = int(r);  // the first, as RegFile::find
-    }
-  }
-  // The register at a byte offset, or -1 (RegFile::find, by a table).
-  int find(uint32_t offset) const {
-    return offset % 4 == 0 && offset / 4 < index_.size() ? index_[offset / 4] : -1;
   }
   uint32_t operator()(const Hw2Reg& h, unsigned r) const {
     uint32_t v = 0;
@@ -87,7 +77,6 @@ class RoTable {
     uint32_t mask;
   };
   std::vector<unsigned> first_;  // register r's entries: [first_[r], first_[r + 1])
-  std::vector<int> index_;       // by word offset: the register there, or -1
   std::vector<Entry> e_;
 };
 

@@ -53,9 +53,9 @@ inline void RegBlock<DmaCreditGlue>::step(const DmaCreditInputs& in, DmaCreditOu
     RegStatus st;
     if (in.apb.pwrite) {
       st = rf_.check_write(in.apb.paddr, in.apb.pstrb, h.busy);
-    } else {  // RegFile::read() after set_ro(), the register found once, by a table
+    } else {  // RegFile::read() after set_ro(), the register found once
       static const RoTable<DmaCreditRegMap, DmaCreditHw2Reg> ro;
-      const int r = ro.find(in.apb.paddr);
+      const int r = rf_.find(in.apb.paddr);
       if (r >= 0) {
         const unsigned u = unsigned(r);
         rf_.set_ro(u, ro(h, u));
