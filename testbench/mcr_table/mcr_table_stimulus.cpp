@@ -37,7 +37,9 @@ void McrTableStimulus::new_phase(bool first) {
     reset_left_ = unsigned(pick(1, 3));
     ++resets_;
   }
-  mid_reset_at_ = u() < opt_.p_mid_reset ? pick(1, phase_left_) : 0;
+  // Every twentieth phase has one for certain (a million cycles hold about
+  // ninety phases), so that no seed misses a reset with traffic in flight.
+  mid_reset_at_ = phases_ % 20 == 10 || u() < opt_.p_mid_reset ? pick(1, phase_left_) : 0;
   Phase& ph = ph_;
   const double rate = u();
   for (unsigned k = 0; k < 2; ++k) ph.p_packet[k] = rate < 0.2 ? 0.02 + 0.1 * u() : 0.2 + 0.8 * u();

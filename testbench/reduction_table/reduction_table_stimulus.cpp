@@ -374,6 +374,10 @@ void ReductionTableStimulus::new_phase(bool first) {
   const bool pp = cov_.phases % 4 == 3;
   cov_.pull_pass += pp;
   if (first) reset_left_ = 2;
+  // A reset in the middle of the traffic: in every fifth phase for certain
+  // (a run of a million cycles has about twenty phases, so a seed cannot
+  // miss it), in the others by chance.
+  mid_reset_at_ = phase_left_ > 1 && (cov_.phases % 5 == 2 || u() < opt_.p_reset) ? pick(1, phase_left_ - 1) : 0;
   program_timeout(t);
   program_ctrl(true, pp);
 }
@@ -471,7 +475,7 @@ void ReductionTableStimulus::drive(ReductionTableInputs& in) {
       program_timeout(1);
       program_ctrl(true, pull_pass_);
       disable_left_ = 0;
-    } else if (u() < opt_.p_reset / double(opt_.phase_max)) {
+    } else if (mid_reset_at_ > 0 && --mid_reset_at_ == 0) {
       ++cov_.resets;
       reset_left_ = 1;
       in = ReductionTableInputs{};

@@ -58,7 +58,7 @@ class ReductionTableStimulus {
     double p_bypass_job = 0.3;          // a pull job without its PULL (responses pass)
     double p_malformed = 0.02;          // per packet
     double p_probe = 0.01;              // per packet
-    double p_reset = 0.15;              // a phase starts with a reset
+    double p_reset = 0.15;              // a reset inside a phase (besides every fifth)
     double p_gap = 0.15;                // idle cycle between flits on an input stream
     double p_out_stall = 0.002;         // start of an out_ready_i low stretch
     unsigned out_stall_max = 200;
@@ -143,6 +143,7 @@ class ReductionTableStimulus {
   uint64_t next_id_ = 1;
   uint64_t cycle_ = 0;
   uint64_t phase_left_ = 0;
+  uint64_t mid_reset_at_ = 0;  // cycles into the phase of its reset (0: none)
   bool draining_ = false, stopped_ = false, flushed_ = false, at_rest_ = false;
   unsigned reset_left_ = 2;
   bool pull_phase_ = false;  // timeouts on: pull jobs allowed
