@@ -71,10 +71,13 @@ endfunction()
 # undefined in C++17 once a bit leaves the int. GCC defines it as two's
 # complement ("Integers" in its implementation-defined behaviour chapter), so
 # the result is right; UBSan's shift-base check is off for generated code only.
+# No debug information for generated code in the sanitizer build: a report's
+# stack still names the model's functions, and -g on megabytes of generated
+# code was a large part of that build's time.
 function(t3_verilated_target target)
   set_target_properties(${target} PROPERTIES CXX_STANDARD 17)
   if(T3_SANITIZE)
-    target_compile_options(${target} PRIVATE -fno-sanitize=shift-base)
+    target_compile_options(${target} PRIVATE -fno-sanitize=shift-base -g0)
   endif()
 endfunction()
 
@@ -121,6 +124,55 @@ function(t3_verilate target)
   endif()
   verilate(${target} ${sc} PREFIX ${V_PREFIX} TOP_MODULE ${V_TOP_MODULE} DIRECTORY "${V_DIRECTORY}"
     SOURCES ${V_SOURCES} VERILATOR_ARGS ${V_VERILATOR_ARGS} -DT3_RTL_DIGEST_${digest})
+
+  # Build time (docs/testing.md, "Build time"). Each file Verilator writes
+  # includes verilated.h (and systemc.h for the SystemC form): parsing them
+  # took most of a file's compile, 1-2 s for a few kB of model code. The
+  # Verilation's files are compiled as one translation unit instead, as
+  # Verilator's own makefiles do (their __ALL.cpp); and Verilator's runtime
+  # (verilated.cpp and friends), which verilate() adds to every target, is
+  # compiled once per build (t3_verilated_runtime) instead of once per model.
+  get_target_property(srcs ${target} SOURCES)
+  set(kept "")
+  set(runtime "")
+  foreach(s ${srcs})
+    string(FIND "${s}" "${V_DIRECTORY}/" in_dir)
+    string(FIND "${s}" "${VERILATOR_ROOT}/include/" in_runtime)
+    if(in_runtime EQUAL 0 AND s MATCHES "\\.cpp$")
+      list(APPEND runtime "${s}")
+      continue()
+    endif()
+    if(in_dir EQUAL 0 AND s MATCHES "\\.cpp$")
+      set_source_files_properties("${s}" PROPERTIES UNITY_GROUP ${V_PREFIX})
+    endif()
+    list(APPEND kept "${s}")
+  endforeach()
+  set_target_properties(${target} PROPERTIES SOURCES "${kept}"
+    UNITY_BUILD ON UNITY_BUILD_MODE GROUP)
+  if(V_SYSTEMC)
+    set(rt t3_verilated_runtime_sc)
+  else()
+    get_target_property(target_sc ${target} VERILATOR_SYSTEMC)
+    if(target_sc)
+      set(rt t3_verilated_runtime_sc)
+    else()
+      set(rt t3_verilated_runtime)
+    endif()
+  endif()
+  if(NOT TARGET ${rt})
+    add_library(${rt} STATIC ${runtime})
+    target_include_directories(${rt} PUBLIC "${VERILATOR_ROOT}/include" "${VERILATOR_ROOT}/include/vltstd")
+    set(rt_sc 0)
+    if(rt STREQUAL t3_verilated_runtime_sc)
+      set(rt_sc 1)
+      target_link_libraries(${rt} PUBLIC PkgConfig::SYSTEMC)
+    endif()
+    target_compile_definitions(${rt} PRIVATE VM_COVERAGE=0 VM_SC=${rt_sc} VM_TRACE=0
+      VM_TRACE_VCD=0 VM_TRACE_FST=0)
+    target_link_libraries(${rt} PUBLIC ${VERILATOR_MT_CFLAGS})
+    t3_verilated_target(${rt})
+  endif()
+  target_link_libraries(${target} PUBLIC ${rt})
 endfunction()
 
 # <out> = what Verilator is given for rtl/<block>.sv: every package of rtl/
