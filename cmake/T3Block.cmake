@@ -125,7 +125,7 @@ function(t3_verilate target)
   verilate(${target} ${sc} PREFIX ${V_PREFIX} TOP_MODULE ${V_TOP_MODULE} DIRECTORY "${V_DIRECTORY}"
     SOURCES ${V_SOURCES} VERILATOR_ARGS ${V_VERILATOR_ARGS} -DT3_RTL_DIGEST_${digest})
 
-  # Build time (docs/testing.md, "Build time"). Each file Verilator writes
+  # Build time (docs/architecture.md, "Verification"). Each file Verilator writes
   # includes verilated.h (and systemc.h for the SystemC form): parsing them
   # took most of a file's compile, 1-2 s for a few kB of model code. The
   # Verilation's files are compiled as one translation unit instead, as
@@ -256,6 +256,7 @@ function(t3_block_cosim block)
     string(REPLACE ";" "," PARAMS "${params}")
     configure_file("${CMAKE_CURRENT_SOURCE_DIR}/common/cosim_config.h.in" "${gen}/cosim_config.h" @ONLY)
     configure_file("${CMAKE_CURRENT_SOURCE_DIR}/common/cosim_config.cpp.in" "${gen}/cosim_config.cpp" @ONLY)
+    configure_file("${CMAKE_CURRENT_SOURCE_DIR}/common/cosim_forms.cpp.in" "${gen}/cosim_forms.cpp" @ONLY)
     add_library(${lib} STATIC "${gen}/cosim_config.cpp" ${tb_srcs})
     target_include_directories(${lib} PUBLIC "${gen}" "${tb}")
     # Verilator's runtime headers are not -Wextra clean; treat them as system headers.
@@ -306,6 +307,14 @@ function(t3_block_cosim block)
     if(EXISTS "${tb}/${block}_${kind}.cpp")
       add_executable(${block}_${kind} "${tb}/${block}_${kind}.cpp")
       target_link_libraries(${block}_${kind} PRIVATE ${block}_${ARG_${KIND}})
+      if(kind STREQUAL bench)
+        # each form alone (cosim_forms.cpp.in), for this configuration only
+        set(gen "${CMAKE_CURRENT_BINARY_DIR}/${block}_${ARG_BENCH}")
+        add_library(${block}_${ARG_BENCH}_forms STATIC "${gen}/cosim_forms.cpp")
+        target_link_libraries(${block}_${ARG_BENCH}_forms PUBLIC ${block}_${ARG_BENCH})
+        t3_target_options(${block}_${ARG_BENCH}_forms)
+        target_link_libraries(${block}_${kind} PRIVATE ${block}_${ARG_BENCH}_forms)
+      endif()
       target_link_libraries(${block}_${kind} PRIVATE ${ARG_${KIND}_LIBS})
       t3_target_options(${block}_${kind})
     endif()

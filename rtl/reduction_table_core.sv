@@ -549,9 +549,14 @@ module reduction_table_core #(
   always_comb begin
     k_alloc = key_of(h);
     for (int s = 0; s < 2; s++) begin
-      logic eq_alloc;
+      logic eq_in, eq_hdr, eq_alloc;
       k_in[s]  = key_of(flit_in[s][HDR_W-1:0]);
-      eq_alloc = take[s] ? k_in[s] == k_alloc : key_of(hdr_q[s]) == k_alloc;
+      // Both compares, the take choosing after them: the take comes late
+      // (the read-after-write hazard decides in_ready), and a key mux ahead
+      // of the compare was the block's critical path.
+      eq_in    = k_in[s] == k_alloc;
+      eq_hdr   = key_of(hdr_q[s]) == k_alloc;
+      eq_alloc = take[s] ? eq_in : eq_hdr;
       for (int e = 0; e < ENTRIES; e++) begin
         if (alloc && de_oh[e])       match_d[s][e] = eq_alloc;
         else if (free_e && de_oh[e]) match_d[s][e] = 1'b0;

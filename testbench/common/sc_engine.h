@@ -140,40 +140,52 @@ class PinSignals {
     }
   };
 
+  // As in ScModel (hw/common/sc_model.h): the field type-erased first, so
+  // that the six port types of the model's pins are instantiated once, not
+  // once for each pin.
+  using SetField = std::function<void(Outputs&, const uint64_t*)>;
+  using GetField = std::function<void(const Inputs&, uint64_t*)>;
   template <bool kIn, class Field, class Port>
   void bind_port(const PinInfo& pin, Field field, Port port) {
+    const unsigned words = pin_words(pin.width);
+    GetField get;
+    SetField set;
+    if constexpr (kIn)
+      get = [field, words](const Inputs& in, uint64_t* w) { field_to_words(field(in), w, words); };
+    else
+      set = [field, words](Outputs& o, const uint64_t* w) { field_from_words(field(o), w, words); };
     if constexpr (std::is_same_v<Dut, ScModel<Block>>) {
       sc::with_port_type(pin, [&](auto tag) {
         using T = typename decltype(tag)::type;
-        auto* sig = add_signal<kIn, T>(pin, field);
+        auto* sig = add_signal<kIn, T>(pin, get, set);
         if constexpr (kIn) dut_.template in<T>(pin.name)(*sig);
         else dut_.template out<T>(pin.name)(*sig);
       });
     } else {
       auto& p = port(dut_);
       using T = typename std::remove_reference_t<decltype(p)>::data_type;
-      p(*add_signal<kIn, T>(pin, field));
+      p(*add_signal<kIn, T>(pin, get, set));
     }
   }
 
-  template <bool kIn, class T, class Field>
-  sc_core::sc_signal<T>* add_signal(const PinInfo& pin, Field field) {
+  template <bool kIn, class T>
+  sc_core::sc_signal<T>* add_signal(const PinInfo& pin, const GetField& get, const SetField& set) {
     auto* sig = new sc_core::sc_signal<T>((prefix_ + pin.name).c_str());
     signals_.emplace_back(sig);
     by_name_[pin.name] = sig;
     const unsigned words = pin_words(pin.width);
     if constexpr (kIn) {
       if (external_.count(pin.name)) return sig;
-      drive_.push_back([sig, field, words](const Inputs& in) {
+      drive_.push_back([sig, get, words](const Inputs& in) {
         uint64_t w[Wide::kWords];
-        field_to_words(field(in), w, words);
+        get(in, w);
         sig->write(sc::port_from_words<T>(w, words));
       });
     } else {
-      read_.push_back([sig, field, words](Outputs& o) {
+      read_.push_back([sig, set, words](Outputs& o) {
         uint64_t w[Wide::kWords];
         sc::port_to_words(sig->read(), w, words);
-        field_from_words(field(o), w, words);
+        set(o, w);
       });
     }
     return sig;
