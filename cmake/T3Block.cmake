@@ -218,6 +218,31 @@ function(t3_block_cosim block)
   list(FILTER tb_srcs EXCLUDE REGEX "_(test|demo|bench)\\.cpp$")
   set(first "")
   list(LENGTH ARG_CONFIGS n_configs)
+
+  # What does not depend on the configuration, compiled once for all of
+  # them: the testbench's sources (scoreboard, stimulus) as <block>_tb, the
+  # co-simulation test as <block>_cosim_test_obj, and the header declaring
+  # what each configuration's cosim_config.cpp defines.
+  set(TRAITS "t3::${camel}Block")
+  set(BLOCK ${block})
+  set(tb_gen "${CMAKE_CURRENT_BINARY_DIR}/${block}_cosim")
+  configure_file("${CMAKE_CURRENT_SOURCE_DIR}/common/cosim_config.h.in" "${tb_gen}/cosim_config.h" @ONLY)
+  add_library(${block}_tb STATIC ${tb_srcs} "${tb_gen}/cosim_config.h")
+  set_target_properties(${block}_tb PROPERTIES LINKER_LANGUAGE CXX)
+  target_include_directories(${block}_tb PUBLIC "${tb_gen}" "${tb}")
+  # Verilator's runtime headers are not -Wextra clean; treat them as system headers.
+  target_include_directories(${block}_tb SYSTEM PUBLIC "${VERILATOR_ROOT}/include"
+    "${VERILATOR_ROOT}/include/vltstd")
+  target_link_libraries(${block}_tb PUBLIC t3_${block} t3_cosim_common ${ARG_LIBS})
+  t3_target_options(${block}_tb)
+  set(test_src "${tb}/${block}_cosim_test.cpp")
+  if(EXISTS "${test_src}")
+    add_library(${block}_cosim_test_obj OBJECT "${test_src}")
+    target_link_libraries(${block}_cosim_test_obj PRIVATE ${block}_tb GTest::gtest ${ARG_TEST_LIBS})
+    target_compile_definitions(${block}_cosim_test_obj PRIVATE T3_RANDOM_CYCLES=${T3_RANDOM_CYCLES})
+    t3_target_options(${block}_cosim_test_obj)
+  endif()
+
   foreach(cfg_text ${ARG_CONFIGS})
     separate_arguments(cfg_words UNIX_COMMAND "${cfg_text}")
     list(POP_FRONT cfg_words cfg)
@@ -245,32 +270,27 @@ function(t3_block_cosim block)
     target_link_libraries(${lib}_rtl PUBLIC PkgConfig::SYSTEMC)
     t3_verilated_target(${lib}_rtl)
 
-    set(BLOCK ${block})
     set(CONFIG ${cfg})
-    set(TRAITS "t3::${camel}Block")
     if(T3_RTL_SYSTEMC)
       set(RTL_SYSTEMC 1)
     else()
       set(RTL_SYSTEMC 0)
     endif()
     string(REPLACE ";" "," PARAMS "${params}")
-    configure_file("${CMAKE_CURRENT_SOURCE_DIR}/common/cosim_config.h.in" "${gen}/cosim_config.h" @ONLY)
     configure_file("${CMAKE_CURRENT_SOURCE_DIR}/common/cosim_config.cpp.in" "${gen}/cosim_config.cpp" @ONLY)
     configure_file("${CMAKE_CURRENT_SOURCE_DIR}/common/cosim_forms.cpp.in" "${gen}/cosim_forms.cpp" @ONLY)
-    add_library(${lib} STATIC "${gen}/cosim_config.cpp" ${tb_srcs})
-    target_include_directories(${lib} PUBLIC "${gen}" "${tb}")
-    # Verilator's runtime headers are not -Wextra clean; treat them as system headers.
-    target_include_directories(${lib} SYSTEM PUBLIC "${VERILATOR_ROOT}/include"
-      "${VERILATOR_ROOT}/include/vltstd")
-    target_link_libraries(${lib} PUBLIC ${lib}_rtl t3_${block}_sc t3_cosim_common ${ARG_LIBS})
+    add_library(${lib} STATIC "${gen}/cosim_config.cpp")
+    target_include_directories(${lib} PRIVATE "${gen}")
+    target_link_libraries(${lib} PUBLIC ${lib}_rtl ${block}_tb)
+    if(T3_RTL_SYSTEMC)  # the SystemC engine's model
+      target_link_libraries(${lib} PUBLIC t3_${block}_sc)
+    endif()
     t3_target_options(${lib})
 
-    set(test_src "${tb}/${block}_cosim_test.cpp")
     if(EXISTS "${test_src}")
       set(exe ${block}_cosim_test_${cfg})
-      add_executable(${exe} "${test_src}" $<TARGET_OBJECTS:t3_sc_gtest_main>)
+      add_executable(${exe} $<TARGET_OBJECTS:${block}_cosim_test_obj> $<TARGET_OBJECTS:t3_sc_gtest_main>)
       target_link_libraries(${exe} PRIVATE ${lib} GTest::gtest ${ARG_TEST_LIBS})
-      target_compile_definitions(${exe} PRIVATE T3_RANDOM_CYCLES=${T3_RANDOM_CYCLES})
       t3_target_options(${exe})
       add_test(NAME ${block}_cosim_${cfg}_direct
         COMMAND ${exe} --engine direct --out "${CMAKE_BINARY_DIR}")
@@ -311,7 +331,7 @@ function(t3_block_cosim block)
         # each form alone (cosim_forms.cpp.in), for this configuration only
         set(gen "${CMAKE_CURRENT_BINARY_DIR}/${block}_${ARG_BENCH}")
         add_library(${block}_${ARG_BENCH}_forms STATIC "${gen}/cosim_forms.cpp")
-        target_link_libraries(${block}_${ARG_BENCH}_forms PUBLIC ${block}_${ARG_BENCH})
+        target_link_libraries(${block}_${ARG_BENCH}_forms PUBLIC ${block}_${ARG_BENCH} t3_${block}_sc)
         t3_target_options(${block}_${ARG_BENCH}_forms)
         target_link_libraries(${block}_${kind} PRIVATE ${block}_${ARG_BENCH}_forms)
       endif()
@@ -368,6 +388,7 @@ function(t3_block_tests block)
       --top-module ${block} ${rtl_srcs})
   add_test(NAME ${block}_params
     COMMAND ${Python3_EXECUTABLE} "${PROJECT_SOURCE_DIR}/scripts/check_params.py" --block ${block})
+  set_tests_properties(${block}_params PROPERTIES COST 50)  # long: see tests/CMakeLists.txt
   # The generated register block (scripts/blockgen.py): lint, and synthesis
   # without latches.
   set(reg_rtl "${PROJECT_SOURCE_DIR}/rtl/reg_apb.sv" "${PROJECT_SOURCE_DIR}/rtl/${block}_reg_pkg.sv"
