@@ -200,13 +200,18 @@ function(t3_hw_block block)
   t3_target_options(t3_${block}_sc)
 endfunction()
 
+# Once per block:
+#   <block>_tb              every testbench/<block>/*.cpp that is not a main
+#                           (scoreboard, stimulus), and the generated
+#                           cosim_config.h
+#   <block>_cosim_test_obj  testbench/<block>/<block>_cosim_test.cpp compiled
 # Per configuration <cfg> of the block:
 #   <block>_<cfg>_rtl       rtl/<block>.sv Verilated twice (SystemC and plain
 #                           C++ output), modules it instantiates found in rtl/
-#   <block>_<cfg>           the generated build description, the harness and
-#                           every testbench/<block>/*.cpp that is not a main
-#   <block>_cosim_test_<cfg>  from testbench/<block>/<block>_cosim_test.cpp,
-#                           run by ctest on both engines, and the pin check
+#   <block>_<cfg>           the generated build description (cosim_config.cpp:
+#                           the engines on this configuration's RTL)
+#   <block>_cosim_test_<cfg>  the test linked with it, run by ctest on both
+#                           engines, and the pin check
 # and, for the DEMO / BENCH configuration (default: the first),
 # testbench/<block>/<block>_demo.cpp and _bench.cpp as <block>_demo and
 # <block>_bench.
