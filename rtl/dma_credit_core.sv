@@ -249,6 +249,14 @@ module dma_credit_core #(
   logic [CTRS-1:0]  exp_q, due, exp_raw, exp_low, exp_nx;
   logic             exp_any_q;
   logic [LEN_W-1:0] exp_out_q, exp_out;  // the chosen counter's outstanding packets
+  // the total less those packets, less and plus one, each one adder from
+  // flops (timing: a subtract, then +1, was two adders in a row): with
+  // n = ~x, t - x - 1 = t + n, t - x = t + n + 1, t - x + 1 = t + n + 2, the
+  // last through a carry-save step (t, n, 2 -> sum, carry) into one adder
+  logic [TOT_W-1:0] exp_not, csa_s, csa_c;
+  assign exp_not = ~(TOT_W'(exp_out_q));
+  assign csa_s   = tot_q ^ exp_not ^ TOT_W'(2);
+  assign csa_c   = ((tot_q & exp_not) | ((tot_q | exp_not) & TOT_W'(2))) << 1;
   logic             to_fire;
   logic [CTR_W-1:0] to_ctr;
   assign due = exp_q;
@@ -298,25 +306,34 @@ module dma_credit_core #(
   logic [127:0] rh;
   logic [3:0]   r_op;
   logic [7:0]   r_ctr;
-  logic         res_ready, res_fire, res_bad, res_match, res_done;
-  logic [CTRS-1:0] res_sel;  // the counter the result names
+  logic         res_ready, res_fire, res_bad, res_match, res_match_pre, res_done, res_done_pre;
+  logic         head_takes;
+  // the counter the result names; res_sel_pre: the same before the head's
+  // decision that takes the completion port (timing: the retry count's
+  // compare with RETRY.LIMIT then selects the outstanding count last)
+  logic [CTRS-1:0] res_sel, res_sel_pre;
   assign rh        = res_hdr_i[127:0];
   assign r_op      = rh[t3_pkt_pkg::OP_LSB +: t3_pkt_pkg::OP_W];
   assign r_ctr     = rh[t3_pkt_pkg::CTR_LSB +: t3_pkt_pkg::CTR_W];
-  assign res_ready = cpl_room && !to_fire && !h_refuse && !h_give_up;
+  assign head_takes = h_refuse || h_give_up;
+  assign res_ready = cpl_room && !to_fire && !head_takes;
   assign res_fire  = res_valid_i && res_ready;
   always_comb begin
     res_bad = !(r_op == t3_pkt_pkg::OP_RESULT || r_op == t3_pkt_pkg::OP_PULL_RSP) ||
               t3_pkt_pkg::pkt_check(rh, 8'(MAX_LEN), FBL) != t3_pkt_pkg::MAL_NONE;
-    res_match = 1'b0;
-    res_done  = 1'b0;
+    res_match_pre = 1'b0;
+    res_done_pre  = 1'b0;
     for (int unsigned c = 0; c < CTRS; c++) begin
-      res_sel[c] = res_fire && !res_bad && r_ctr == 8'(c) && valid_q[c] && out_q[c] != '0;
-      if (res_sel[c]) begin
-        res_match = 1'b1;
-        res_done  = all_q[c] && out_q[c] == LEN_W'(1);
+      res_sel_pre[c] = res_valid_i && cpl_room && !to_fire && !res_bad && r_ctr == 8'(c) &&
+                       valid_q[c] && out_q[c] != '0;
+      res_sel[c] = res_sel_pre[c] && !head_takes;
+      if (res_sel_pre[c]) begin
+        res_match_pre = 1'b1;
+        res_done_pre  = all_q[c] && out_q[c] == LEN_W'(1);
       end
     end
+    res_match = res_match_pre && !head_takes;
+    res_done  = res_done_pre && !head_takes;
   end
 
   // ---------------------------------------------------------------- the request generator
@@ -440,14 +457,16 @@ module dma_credit_core #(
   assign crd_m1 = credits_q - 1'b1;
   always_comb begin
     for (int unsigned c = 0; c < CTRS; c++) begin
-      out_inc[c] = out_q[c] + LEN_W'(issue && eng_ctr_q == CTR_W'(c));
-      out_dec[c] = out_q[c] - LEN_W'(!(issue && eng_ctr_q == CTR_W'(c)));
+      // +1 and -1 from flops, the issue (a late input: pkt_ready_i, the
+      // injection limit's compare) choosing after the adders
+      out_inc[c] = (issue && eng_ctr_q == CTR_W'(c)) ? out_q[c] + 1'b1 : out_q[c];
+      out_dec[c] = (issue && eng_ctr_q == CTR_W'(c)) ? out_q[c] : out_q[c] - 1'b1;
     end
     // both bases from flops, and each +1 / -1, chosen by the late events
-    tot_sub  = tot_q - TOT_W'(exp_out_q);
+    tot_sub  = tot_q + exp_not + 1'b1;
     tot_base = to_fire ? tot_sub : tot_q;
-    tot_p1   = to_fire ? tot_sub + 1'b1 : tot_q + 1'b1;
-    tot_m1   = to_fire ? tot_sub - 1'b1 : tot_q - 1'b1;
+    tot_p1   = to_fire ? csa_s + csa_c : tot_q + 1'b1;
+    tot_m1   = to_fire ? tot_q + exp_not : tot_q - 1'b1;
   end
 
   // the next cycle's completion-queue room: the next count (less the head's
@@ -519,25 +538,32 @@ module dma_credit_core #(
         else if (res_sel[c]) timer_q[c] <= '0;
         else if (issue && last && eng_ctr_q == CTR_W'(c)) timer_q[c] <= '0;
         else if (valid_q[c] && all_q[c] && timer_q[c] != '1) timer_q[c] <= timer_q[c] + 1'b1;
-        // the result's decrement chosen last (the decode is the late input)
+        // the head's decision chosen last, then the result's decrement (both late)
         if (h_alloc && alloc_ctr == CTR_W'(c)) out_q[c] <= '0;
-        else if (res_sel[c]) out_q[c] <= out_dec[c];
-        else out_q[c] <= out_inc[c];
+        else if (head_takes) out_q[c] <= out_inc[c];
+        else out_q[c] <= res_sel_pre[c] ? out_dec[c] : out_inc[c];
         if (h_alloc && alloc_ctr == CTR_W'(c)) begin
           valid_q[c] <= 1'b1;
           all_q[c]   <= 1'b0;
         end else begin
-          if ((res_sel[c] && res_done) || (to_fire && to_ctr == CTR_W'(c))) valid_q[c] <= 1'b0;
+          if ((res_sel_pre[c] && res_done_pre && !head_takes) || (to_fire && to_ctr == CTR_W'(c)))
+            valid_q[c] <= 1'b0;
           if (issue && last && eng_ctr_q == CTR_W'(c)) all_q[c] <= 1'b1;
         end
       end
-      if (issue && !res_match) tot_q <= tot_p1;
-      else if (!issue && res_match) tot_q <= tot_m1;
+      // the head's decision (it takes the completion port: no result) last
+      if (head_takes) tot_q <= issue ? tot_p1 : tot_base;
+      else if (issue && !res_match_pre) tot_q <= tot_p1;
+      else if (!issue && res_match_pre) tot_q <= tot_m1;
       else tot_q <= tot_base;
       // +1 / -1 from the flops, chosen by the late events (a timeout comes
       // without an allocation or a result)
-      if (to_fire || (res_done && !h_alloc)) credits_q <= crd_m1;
-      else if (h_alloc && !res_done) credits_q <= crd_p1;
+      // the head's decision last: it comes without a timeout, an allocation
+      // or a result
+      if (!head_takes) begin
+        if (to_fire || (res_done_pre && !h_alloc)) credits_q <= crd_m1;
+        else if (h_alloc && !res_done_pre) credits_q <= crd_p1;
+      end
       // packet descriptor register
       if (issue) begin
         pkt_valid_q <= 1'b1;
