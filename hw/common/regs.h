@@ -175,4 +175,41 @@ bool regs_intr(const RegFile& rf) {
          (rf.q(unsigned(Map::kIntrState)) & rf.q(unsigned(Map::kIntrEnable))) != 0;
 }
 
+// What every generated <Camel>RegMap has beside its tables: kCount
+// registers described in kInfo; the interrupt registers' indices
+// kIntrState, kIntrEnable, kIntrTest (-1: the block has no interrupts); each
+// Reg2Hw / Hw2Reg member with its register and field (kReg2Hw, kHw2Reg:
+// indices into kInfo and its fields), from which the functions above pack
+// the structs. Here: the types of those member lists.
+template <class Reg2Hw, class Hw2Reg>
+struct RegMapMembers {
+  struct Reg2HwMember {
+    unsigned reg, field;
+    uint32_t Reg2Hw::*member;
+  };
+  struct Hw2RegMember {
+    unsigned reg, field;
+    uint32_t Hw2Reg::*member;
+  };
+};
+
+// What every generated <Camel>Regs has beside its name (kBlock) and its
+// set_events(rf, h): the structs and their packing from the tables, for the
+// models and for code generic over blocks. set_events() is unrolled member
+// by member (a block's hw2reg() inlined beside it builds only these
+// members): the set events alone, for this cycle's edge (after this cycle's
+// write: a set wins over its clear), INTR_TEST's pulses among them; bits set
+// already are left alone.
+template <class MapT, class Reg2HwT, class Hw2RegT>
+struct RegsOf {
+  using Map = MapT;
+  using Reg2Hw = Reg2HwT;
+  using Hw2Reg = Hw2RegT;
+  static Reg2Hw reg2hw(const RegFile& rf) { return regs_reg2hw<Map, Reg2Hw>(rf); }
+  // RO values for this cycle's reads, set events for this cycle's edge.
+  static void hw2reg(RegFile& rf, const Hw2Reg& h) { regs_hw2reg<Map>(rf, h); }
+  // intr_o: an enabled interrupt is pending.
+  static bool intr(const RegFile& rf) { return regs_intr<Map>(rf); }
+};
+
 }  // namespace t3

@@ -87,51 +87,26 @@ struct McaArbiterHw2Reg {
   bool busy = false;
 };
 
-struct McaArbiterRegMap {
+// The tables (hw/common/regs.h's RegMapMembers says what each holds).
+struct McaArbiterRegMap : RegMapMembers<McaArbiterReg2Hw, McaArbiterHw2Reg> {
   static constexpr unsigned kCount = 21;
   static const RegInfo kInfo[kCount];
-  // The interrupt registers' indices (-1: the block has no interrupts).
   static constexpr int kIntrState = 0, kIntrEnable = 1, kIntrTest = 2;
-  // Each Reg2Hw / Hw2Reg member with its register and field (indices into
-  // kInfo and its fields): hw/common/regs.h packs the structs from these.
-  struct Reg2HwMember {
-    unsigned reg, field;
-    uint32_t McaArbiterReg2Hw::*member;
-  };
-  struct Hw2RegMember {
-    unsigned reg, field;
-    uint32_t McaArbiterHw2Reg::*member;
-  };
   static const Reg2HwMember kReg2Hw[];
-  static const unsigned kReg2HwCount;
   static const Hw2RegMember kHw2Reg[];
-  static const unsigned kHw2RegCount;
+  static const unsigned kReg2HwCount, kHw2RegCount;
 };
 
-// Everything above, for the models and for code generic over blocks.
-struct McaArbiterRegs {
+// Everything above, with its set events unrolled (hw/common/regs.h's RegsOf).
+struct McaArbiterRegs : RegsOf<McaArbiterRegMap, McaArbiterReg2Hw, McaArbiterHw2Reg> {
   static constexpr const char* kBlock = "mca_arbiter";
-  using Map = McaArbiterRegMap;
-  using Reg2Hw = McaArbiterReg2Hw;
-  using Hw2Reg = McaArbiterHw2Reg;
-  static Reg2Hw reg2hw(const RegFile& rf) { return regs_reg2hw<Map, Reg2Hw>(rf); }
-  // RO values for this cycle's reads, set events for this cycle's edge.
-  static void hw2reg(RegFile& rf, const Hw2Reg& h) { regs_hw2reg<Map>(rf, h); }
-  // The set events alone, for this cycle's edge (after this cycle's write:
-  // a set wins over its clear), INTR_TEST's pulses among them; bits set
-  // already are left alone. Member by member: a block's hw2reg() inlined
-  // beside it builds only these members.
   static void set_events(RegFile& rf, const Hw2Reg& h) {
     if (const uint32_t b = (h.intr_state_cfg_error_set << 0) & 0x00000001u & ~rf.q(0))
       rf.hw_set(0, b);
     if (const uint32_t b = (h.intr_state_starved_set << 1) & 0x00000002u & ~rf.q(0))
       rf.hw_set(0, b);
     if (const uint32_t t = rf.pulses(Map::kIntrTest) & ~rf.q(Map::kIntrState)) rf.hw_set(Map::kIntrState, t);
-    (void)rf;
-    (void)h;
   }
-  // intr_o: an enabled interrupt is pending.
-  static bool intr(const RegFile& rf) { return regs_intr<Map>(rf); }
 };
 
 }  // namespace t3
