@@ -53,6 +53,18 @@ inline bool print_build_info(const RunOptions& opt) {
   return opt.list_params || opt.list_pins;
 }
 
+// A program's run options from what its own options left (rest); true when
+// the program is to stop now: --help printed (usage, then the run options'
+// help), or --list-params / --list-pins answered.
+inline bool parse_program_options(std::vector<char*>& rest, const char* usage, RunOptions& opt) {
+  opt = parse_run_options(int(rest.size()), rest.data());
+  if (opt.help) {
+    std::printf("%s%s", usage, run_options_help().c_str());
+    return true;
+  }
+  return print_build_info(opt);
+}
+
 // A co-simulation of the built RTL at the built parameters, engine and
 // waveforms as the options say; mismatch waveforms go to
 // <out>/<block>_mismatch_cycle<N>.vcd.

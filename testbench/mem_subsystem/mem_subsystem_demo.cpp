@@ -90,12 +90,7 @@ int sc_main(int argc, char** argv) {
       else if (a == "--n" && more) n = t3::tb::parse_option_in_range(a, argv[++i], 64, 1u << 14);
       else rest.push_back(argv[i]);
     }
-    opt = t3::tb::parse_run_options(int(rest.size()), rest.data());
-    if (opt.help) {
-      std::printf("%s%s", kUsage, t3::tb::run_options_help().c_str());
-      return 0;
-    }
-    if (t3::tb::print_build_info(opt)) return 0;
+    if (t3::tb::parse_program_options(rest, kUsage, opt)) return 0;
     if (gpu >= gpus)
       throw std::invalid_argument("--gpu = " + std::to_string(gpu) + " is out of range; allowed: 0.." +
                                   std::to_string(gpus - 1));

@@ -68,12 +68,7 @@ int sc_main(int argc, char** argv) {
       else if (a == "--n" && has_value) s.n = t3::tb::parse_option_in_range(a, argv[++i], 64, 1u << 16);
       else rest.push_back(argv[i]);
     }
-    opt = t3::tb::parse_run_options(int(rest.size()), rest.data());
-    if (opt.help) {
-      std::printf("%s%s", kUsage, t3::tb::run_options_help().c_str());
-      return 0;
-    }
-    if (t3::tb::print_build_info(opt)) return 0;
+    if (t3::tb::parse_program_options(rest, kUsage, opt)) return 0;
     if (s.m % s.wg_rows)
       throw std::invalid_argument("--m = " + std::to_string(s.m) + " must be a multiple of 64");
     if (s.n % (s.wg_cols * s.gpus))
