@@ -19,9 +19,10 @@ The generated files are committed. --check writes nothing and fails, naming
 the file, when a committed file differs from what the description gives
 (stale, or edited by hand); ctest runs it (blockgen_check). --cmake FILE
 also writes the build's view of every block: configuring the build runs
-that (the build finds blocks by their folders, hw/<block>/<block>.yaml).
+that (the build finds blocks by their folders, hw/<block>/<block>.yaml);
+with --keep (CMake's T3_BLOCKGEN_KEEP) it writes the build's view alone.
 
-usage: scripts/blockgen.py [--block B ...] [--check] [--out DIR] [--desc FILE] [--cmake FILE]
+usage: scripts/blockgen.py [--block B ...] [--check] [--out DIR] [--desc FILE] [--cmake FILE [--keep]]
 """
 import argparse
 import difflib
@@ -601,10 +602,15 @@ def main():
                                    "for trying a description out, with --out)")
     ap.add_argument("--cmake", help="also write the build's view of every block to this file "
                                     "(configuring does: every block, generated and described to CMake)")
+    ap.add_argument("--keep", action="store_true",
+                    help="with --cmake: describe the blocks, leave their generated files as they are "
+                         "(scripts/mutate.py plants bugs in generated files too)")
     a = ap.parse_args()
     known = blocks()
     if a.cmake and (a.block or a.desc or a.check):
         sys.exit("blockgen: --cmake goes alone (it generates every block)")
+    if a.keep and not a.cmake:
+        sys.exit("blockgen: --keep goes with --cmake")
     if a.desc:
         if not a.block or len(a.block) != 1:
             sys.exit("blockgen: --desc needs exactly one --block")
@@ -632,6 +638,8 @@ def main():
                     diff = difflib.unified_diff((have or "").splitlines(True), text.splitlines(True),
                                                 "committed/" + rel, "generated/" + rel, n=1)
                     sys.stderr.write("".join(list(diff)[:40]))
+                continue
+            if a.keep:
                 continue
             os.makedirs(os.path.dirname(path), exist_ok=True)
             if not os.path.exists(path) or open(path, encoding="utf-8").read() != text:

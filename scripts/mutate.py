@@ -229,8 +229,11 @@ def main():
     open(log, "w").close()
     sys.stderr.write("mutate: tree copied to %s; log %s\n" % (SRC, log))
     # The tests it runs use the kernel-free engine only: no SystemC Verilation.
+    # T3_BLOCKGEN_KEEP: a configure leaves the generated files alone (a
+    # mutant in a block's generated glue or RTL top would be written back to
+    # the description's text, and escape unseen).
     if sh(["cmake", "-S", SRC, "-B", a.build, "-DCMAKE_BUILD_TYPE=Release",
-           "-DT3_RTL_SYSTEMC=OFF"], log, 600) != 0:
+           "-DT3_RTL_SYSTEMC=OFF", "-DT3_BLOCKGEN_KEEP=ON"], log, 600) != 0:
         sys.exit("mutate: cmake failed, see " + log)
     sys.stderr.write("mutate: baseline (no mutant) ...\n")
     base = run_tests(a.block, a.build, log, a.timeout, a.jobs)
@@ -265,6 +268,11 @@ def main():
                 failed = run_tests(a.block, a.build, log, a.timeout, a.jobs)
                 res[v] = ("does not build" if failed is None else
                           "caught (%d tests)" % len(failed) if failed else "ESCAPED")
+                # What the tests ran must be the mutant: nothing in the
+                # build may have rewritten a planted file.
+                for s, orig in saved:
+                    if open(os.path.join(SRC, s["file"]), encoding="utf-8").read() == orig:
+                        res[v] = "reverted by the build"
                 if v == "both" and failed:
                     both_cosim_caught = any("_cosim_" in t for t in failed)
             except ValueError as e:
@@ -281,8 +289,12 @@ def main():
     print("\n".join(head + list(table.values())))
     print(summarize(list(table.values()), a.quick, minutes))
     broken = [mu["name"] for mu, res in rows if "does not build" in res.values()]
+    reverted = [mu["name"] for mu, res in rows if "reverted by the build" in res.values()]
     if a.update_doc:
         write_doc(a, path, table, head, minutes)
+    if reverted:
+        sys.exit("mutate: the build rewrote the planted file of %s (see %s): the table does not "
+                 "hold for them" % (", ".join(reverted), log))
     if broken:
         sys.exit("mutate: does not build with %s (the log: %s): a mutant must leave the RTL "
                  "lint-clean, e.g. '&& 1'b0' rather than a dropped signal"
