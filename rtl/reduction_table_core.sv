@@ -306,7 +306,10 @@ module reduction_table_core #(
       // A stream in the data phase gives its data flits; one whose packet
       // waits in the next data phase nothing; else a header.
       ready[s] = rst_ni && (in_dp[s] ? !hazard : !in_dpn[s] && cfg_enable_i && !hv_q[s]);
-      take[s]  = valid[s] && ready[s] && !in_dp[s];
+      // valid && ready && !in_dp, written without the hazard it cannot see
+      // (timing: synthesis kept the hazard's compare in front of the take,
+      // and the take in front of the match registers)
+      take[s]  = valid[s] && rst_ni && !in_dp[s] && !in_dpn[s] && cfg_enable_i && !hv_q[s];
     end
     issue   = dp_q && (dp_src_q[1] ? !hazard : (valid[dp_src_q[0]] && ready[dp_src_q[0]]));
     dp_free = !dp_q || (issue && dp_left_q == 8'd1);  // the data phase is free after this edge
@@ -342,6 +345,7 @@ module reduction_table_core #(
   act_e              act;
   logic [3:0]        refusal;
   logic              hs, hdr_act, hdr_done;
+  logic              de_to, de_m;  // de_oh is to_oh, match_q[hs] (else head_oh)
 
   always_comb begin
     room_data = (OD_W + 1)'(OD) - dres_q;
@@ -420,13 +424,17 @@ module reduction_table_core #(
     act     = A_NONE;
     refusal = ref_h[hs];
     de_oh   = head_oh;
+    de_to   = 1'b0;
+    de_m    = 1'b0;
     if (dec_ok) begin
       if (to_any && (to_zero || to_fits)) begin
         act   = to_zero ? A_FREE_TMO : A_EVICT_TMO;
         de_oh = to_oh;
+        de_to = 1'b1;
       end else if (hv_q[hs]) begin
         act   = act_h[hs];
         de_oh = hit_h[hs] ? match_q[hs] : head_oh;
+        de_m  = hit_h[hs];
       end
     end
     hdr_act  = act != A_NONE && act != A_EVICT_TMO && act != A_FREE_TMO;
@@ -580,22 +588,36 @@ module reduction_table_core #(
 
   // ================================================================ LRU order
   // The position of the entry decided (one-hot), and which positions lie at
-  // or below it, at or above it: prefix ORs as log-depth trees (a loop of
-  // ORs became a ripple of ENTRIES gates on the decision's path).
-  logic [ENTRIES-1:0] at, below, above;
+  // or below it, at or above it (prefix ORs as log-depth trees), for each
+  // entry the decision can pick, from flops: the timed-out one (c = 0), the
+  // held header's match (c = 1), the least recently used (position 0); the
+  // decision picks at the end (timing: the position's lookup and the prefix
+  // ORs followed the decision, 196.8 MHz).
+  logic [ENTRIES-1:0] m_hs, below, above;
+  logic [ENTRIES-1:0] at_c [2], below_c [2], above_c [2];
+  logic [ENT_W-1:0]   moved_c [2];
   logic [ENT_W-1:0]   lru_d [ENTRIES];
   logic [ENT_W-1:0]   moved;
   always_comb begin
-    for (int p = 0; p < ENTRIES; p++) at[p] = de_oh[lru_q[p]];
-    below = at;  // bit p: the entry is at position p or below
-    above = at;  // bit p: at position p or above
-    for (int d = 1; d < ENTRIES; d = d * 2) begin
-      below = below | (below << d);
-      above = above | (above >> d);
+    m_hs = match_q[turn_q];  // hs
+    for (int p = 0; p < ENTRIES; p++) begin
+      at_c[0][p] = to_oh[lru_q[p]];
+      at_c[1][p] = m_hs[lru_q[p]];
     end
-    moved = '0;
-    for (int p = 0; p < ENTRIES; p++)
-      if (at[p]) moved = moved | lru_q[p];
+    for (int c = 0; c < 2; c++) begin
+      below_c[c] = at_c[c];  // bit p: the entry is at position p or below
+      above_c[c] = at_c[c];  // bit p: at position p or above
+      for (int d = 1; d < ENTRIES; d = d * 2) begin
+        below_c[c] = below_c[c] | (below_c[c] << d);
+        above_c[c] = above_c[c] | (above_c[c] >> d);
+      end
+      moved_c[c] = '0;
+      for (int p = 0; p < ENTRIES; p++)
+        if (at_c[c][p]) moved_c[c] = moved_c[c] | lru_q[p];
+    end
+    below = de_to ? below_c[0] : de_m ? below_c[1] : '1;
+    above = de_to ? above_c[0] : de_m ? above_c[1] : ENTRIES'(1);
+    moved = de_to ? moved_c[0] : de_m ? moved_c[1] : lru_q[0];
     for (int p = 0; p < ENTRIES; p++) lru_d[p] = lru_q[p];
     if (touch) begin
       // To the most recently used end: the positions from its up shift down.
@@ -728,11 +750,17 @@ module reduction_table_core #(
   assign out_flit_o  = !out_valid_o ? '0 : pend_hdr_q ? FLIT_W'(hf_rdata) : df_rdata;
 
   // ================================================================ registers
-  logic [OCC_W-1:0] occ_d;
+  // The next occupancy (an allocation and a free never come together) and
+  // whether an allocation raises the high-water mark: the +1, the -1 and the
+  // compare from flops, the decision choosing last (timing: the decision,
+  // then an adder, then a compare into hwm_q, was the path at 204.1 MHz).
+  // Occupancy grows only by an allocation, and never exceeds the mark.
+  logic [OCC_W-1:0] occ_d, occ_p1;
+  logic             hwm_up;
   always_comb begin
-    occ_d = occ_q;
-    if (alloc) occ_d = occ_d + 1'b1;
-    if (free_e) occ_d = occ_d - 1'b1;
+    occ_p1 = occ_q + 1'b1;
+    hwm_up = occ_p1 > hwm_q;
+    occ_d  = alloc ? occ_p1 : free_e ? occ_q - 1'b1 : occ_q;
   end
 
   always_ff @(posedge clk_i) begin
@@ -867,7 +895,7 @@ module reduction_table_core #(
         lru_q[e] <= lru_d[e];
       end
       occ_q <= occ_d;
-      if (occ_d > hwm_q) hwm_q <= occ_d;
+      if (alloc && hwm_up) hwm_q <= occ_p1;
 
       // ---- the data phase: on, or the next one in, or the one decided
       if (issue) begin
