@@ -168,12 +168,13 @@ def run_tests(block, build, log, timeout, jobs):
                 return None
     # Every test of the block (unit tests, lint, pin and parameter checks,
     # demos) with the co-simulations on the kernel-free engine only (the
-    # SystemC engine runs the same checks) and without synthesis.
+    # SystemC engine runs the same checks) and without synthesis; a failing
+    # test's output in the log (a random co-simulation's seed, to rerun it).
     out = os.path.join(build, "mutant_ctest.txt")
     with open(out, "w") as f:
         subprocess.run(["ctest", "--test-dir", build, "-R", "^%s_" % block,
                         "-E", "^%s_(cosim_[A-Za-z0-9]+|synth.*)$" % block,
-                        "-j%d" % jobs, "--timeout", str(timeout)],
+                        "-j%d" % jobs, "--timeout", str(timeout), "--output-on-failure"],
                        stdout=f, stderr=subprocess.STDOUT, cwd=SRC)
     text = open(out).read()
     with open(log, "a") as f:
