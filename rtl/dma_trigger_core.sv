@@ -652,10 +652,16 @@ module dma_trigger_core #(
   localparam int unsigned PEND_W = $clog2(BUF_N + 1);
   logic [ENTRIES-1:0] push_v;
   logic [PEND_W-1:0]  pend_q;
+  // Both next counts from the flop, the late events (a trigger taken, the
+  // generator's pop) choosing last (timing: fifo_count_q -> pop -> step ->
+  // gen_pop -> the count's carry chain was the block's path at 243.0 MHz).
+  logic [PEND_W-1:0]  pend_up, pend_dn;
+  assign pend_up = PEND_W'(t3_util_pkg::inc_dec(16'(pend_q), 1'b1));
+  assign pend_dn = PEND_W'(t3_util_pkg::inc_dec(16'(pend_q), 1'b0));
   always_ff @(posedge clk_i) begin
     if (!rst_ni)                        pend_q <= '0;
-    else if (push_v != '0 && !gen_pop)  pend_q <= PEND_W'(t3_util_pkg::inc_dec(16'(pend_q), 1'b1));
-    else if (gen_pop && push_v == '0)   pend_q <= PEND_W'(t3_util_pkg::inc_dec(16'(pend_q), 1'b0));
+    else if (push_v != '0 && !gen_pop)  pend_q <= pend_up;
+    else if (gen_pop && push_v == '0)   pend_q <= pend_dn;
   end
 
   for (genvar e = 0; e < ENTRIES; e++) begin : g_entry
