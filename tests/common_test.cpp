@@ -1,7 +1,11 @@
 // Unit tests of the machinery the blocks share (hw/common).
 #include <gtest/gtest.h>
 
+#include <vector>
+
 #include "common/bits.h"
+#include "common/regs.h"
+#include "common/t3_mem.h"
 #include "common/tile_map.h"
 #include "common/wide.h"
 #include "apb_protocol.h"
@@ -47,6 +51,62 @@ TEST(Wide, LanesBytesAndTruncation) {
 
 // T3 Fig. 9(a): WGs walk down the rows of a column-major output; a WG's WFs
 // split its tile into column strips.
+// A register file of more registers than take_changed() has bits: 63 and
+// above share bit 63, and their pulses and set events still end and land.
+TEST(RegFile, RegistersPastTheSixtyThirdShareOneChangedBit) {
+  static const RegField w1c[] = {{"EVT", 0, 1, RegAccess::w1c, 0}, {"GO", 1, 1, RegAccess::w1p, 0}};
+  std::vector<RegInfo> regs;
+  for (unsigned r = 0; r < 70; ++r) regs.push_back(RegInfo{"R", 4 * r, false, w1c, 2});
+  RegFile rf(regs.data(), unsigned(regs.size()));
+  EXPECT_EQ(rf.take_changed(), ~uint64_t{0});  // after reset: everything
+  EXPECT_EQ(rf.take_changed(), 0u);
+  rf.hw_set(68, 1);
+  rf.clock();
+  EXPECT_EQ(rf.q(68), 1u);
+  EXPECT_EQ(rf.take_changed(), RegFile::reg_bit(63));
+  ASSERT_EQ(rf.write(4 * 66, 2, 0xF, false), RegStatus::ok);
+  EXPECT_EQ(rf.take_changed(), RegFile::reg_bit(66));
+  EXPECT_EQ(RegFile::reg_bit(66), uint64_t{1} << 63);
+  rf.clock();
+  EXPECT_EQ(rf.pulses(66), 2u);
+  rf.clock();
+  EXPECT_EQ(rf.pulses(66), 0u) << "a pulse of a register past bit 63 ends too";
+  rf.hw_set(5, 1);
+  rf.clock();
+  EXPECT_EQ(rf.take_changed(), (uint64_t{1} << 63) | (uint64_t{1} << 5));
+}
+
+// rtl/t3_mem.sv's rules, which every block model's arrays follow.
+TEST(Mem, ReadsOneCycleLateAndReadDuringWriteGivesTheOldWord) {
+  Mem<uint32_t> m(4);
+  EXPECT_EQ(m.depth(), 4u);
+  EXPECT_EQ(m.rdata(), 0u);  // before the first read
+  m.clock(true, 2, 7, false, 0);
+  EXPECT_EQ(m.rdata(), 0u);  // no read: nothing taken
+  m.clock(true, 2, 9, true, 2);
+  EXPECT_EQ(m.rdata(), 7u);  // the word before the edge's write
+  EXPECT_EQ(m.peek(2), 9u);
+  m.clock(true, 2, 11, false, 0);
+  EXPECT_EQ(m.rdata(), 7u);  // the read port holds its word across later writes
+  m.clock(false, 2, 13, true, 2);
+  EXPECT_EQ(m.rdata(), 11u);
+  m.clock(false, 3, 13, false, 0);  // a write not enabled writes nothing
+  EXPECT_EQ(m.peek(3), 0u);
+}
+
+TEST(Mem, AnAddressPastTheDepthReadsZeroAndWritesNothing) {
+  Mem<uint32_t> m(3);
+  m.clock(true, 1, 5, true, 1);
+  m.clock(true, 3, 6, true, 3);  // both out of range
+  EXPECT_EQ(m.rdata(), 0u);
+  for (uint32_t a = 0; a < 3; ++a) EXPECT_EQ(m.peek(a), a == 1 ? 5u : 0u);
+  m.clock(false, 0, 0, true, 1);
+  EXPECT_EQ(m.rdata(), 5u);
+  EXPECT_THROW(m.peek(3), std::out_of_range);
+  EXPECT_THROW(m.poke(3, 1), std::out_of_range);
+  EXPECT_THROW(Mem<uint32_t>(0), std::invalid_argument);
+}
+
 TEST(TileMap, WorkgroupsWalkDownRowsAndWavefrontsSplitColumns) {
   TileMap m;
   m.base = 0x1000;

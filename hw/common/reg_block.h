@@ -25,6 +25,7 @@
 #include <cstdint>
 
 #include "common/apb.h"
+#include "common/reg_tables.h"
 #include "common/regs.h"
 
 namespace t3 {
@@ -151,9 +152,13 @@ class RegBlock {
     static_cast<DataIn&>(ci_) = in;
     return ci_;
   }
+  // The registers that changed repacked alone (the full regs_reg2hw() looks
+  // every field of the map up: a block with heavy register traffic paid it
+  // in its model's speed).
   void refresh() {
     if (seen_ == rf_.changes()) return;
-    r2h_ = Regs::reg2hw(rf_);
+    static const Reg2HwTable<Map, Reg2Hw> table;
+    table.update(rf_, rf_.take_changed(), r2h_);
     Glue::configure(p_, r2h_, ci_);
     seen_ = rf_.changes();
   }

@@ -24,18 +24,35 @@ namespace t3 {
 template <class Map, class Reg2Hw>
 class Reg2HwTable {
  public:
+  // Entries in the order of their registers' bits in RegFile::take_changed()
+  // (register r's bit r, 63 and above sharing bit 63), first_[b]: bit b's.
   Reg2HwTable() {
     e_.reserve(Map::kReg2HwCount);
-    for (unsigned k = 0; k < Map::kReg2HwCount; ++k) {
-      const auto& m = Map::kReg2Hw[k];
-      const RegField& f = Map::kInfo[m.reg].fields[m.field];
-      e_.push_back(Entry{m.member, m.reg, f.mask(), f.lsb, f.access == RegAccess::w1p});
+    for (unsigned b = 0; b < 64; ++b) {
+      first_[b] = unsigned(e_.size());
+      for (unsigned k = 0; k < Map::kReg2HwCount; ++k) {
+        const auto& m = Map::kReg2Hw[k];
+        if (RegFile::reg_bit(m.reg) != uint64_t{1} << b) continue;
+        const RegField& f = Map::kInfo[m.reg].fields[m.field];
+        e_.push_back(Entry{m.member, m.reg, f.mask(), f.lsb, f.access == RegAccess::w1p});
+      }
     }
+    first_[64] = unsigned(e_.size());
   }
   Reg2Hw operator()(const RegFile& rf) const {
     Reg2Hw o{};
-    for (const Entry& e : e_) o.*e.member = (pick(e.w1p, rf.pulses(e.reg), rf.q(e.reg)) & e.mask) >> e.lsb;
+    for (const Entry& e : e_) set(o, e, rf);
     return o;
+  }
+  // o as operator() would give it, given o was that when the registers of
+  // `changed` (RegFile::take_changed()) last changed: only their members
+  // are repacked.
+  void update(const RegFile& rf, uint64_t changed, Reg2Hw& o) const {
+    while (changed) {
+      const unsigned b = unsigned(__builtin_ctzll(changed));
+      changed &= changed - 1;
+      for (unsigned k = first_[b]; k < first_[b + 1]; ++k) set(o, e_[k], rf);
+    }
   }
 
  private:
@@ -46,6 +63,10 @@ class Reg2HwTable {
     unsigned lsb;
     bool w1p;
   };
+  static void set(Reg2Hw& o, const Entry& e, const RegFile& rf) {
+    o.*e.member = (pick(e.w1p, rf.pulses(e.reg), rf.q(e.reg)) & e.mask) >> e.lsb;
+  }
+  unsigned first_[65] = {};
   std::vector<Entry> e_;
 };
 

@@ -91,7 +91,8 @@ RegStatus RegFile::write(uint32_t offset, uint32_t data, uint32_t strb, bool bus
                  w1p = mask(r, RegAccess::w1p);
   q_[r] = (q_[r] & ~rw & ~(data & w1c)) | (data & rw);
   next_pulse_[r] |= data & w1p;
-  pending_ |= (data & w1p) != 0;
+  dirty_ |= pick((data & w1p) != 0, reg_bit(r), uint64_t{0});
+  changed_ |= reg_bit(r);
   ++changes_;
   return RegStatus::ok;
 }
@@ -105,24 +106,33 @@ RegStatus RegFile::read(uint32_t offset, uint32_t& data) const {
 }
 
 void RegFile::clock_pending() {
-  bool changed = false, pulsing = false;
-  for (unsigned r = 0; r < n_; ++r) {
-    changed |= (set_[r] & ~q_[r]) != 0 || pulse_[r] != next_pulse_[r];
-    q_[r] |= set_[r];
-    set_[r] = 0;
-    pulse_[r] = next_pulse_[r];
-    pulsing |= pulse_[r] != 0;
-    next_pulse_[r] = 0;
+  bool changed = false;
+  uint64_t d = dirty_;
+  dirty_ = 0;
+  while (d) {
+    const unsigned b = unsigned(__builtin_ctzll(d));
+    d &= d - 1;
+    for (unsigned r = b, end = b < 63 ? b + 1 : n_; r < end; ++r) {
+      const bool c = (set_[r] & ~q_[r]) != 0 || pulse_[r] != next_pulse_[r];
+      changed |= c;
+      changed_ |= pick(c, reg_bit(r), uint64_t{0});
+      q_[r] |= set_[r];
+      set_[r] = 0;
+      pulse_[r] = next_pulse_[r];
+      next_pulse_[r] = 0;
+      // This cycle's pulses end at the next edge.
+      dirty_ |= pick(pulse_[r] != 0, reg_bit(r), uint64_t{0});
+    }
   }
-  // This cycle's pulses end at the next edge.
-  pending_ = pulsing;
   changes_ += changed;
 }
 
 void RegFile::start_pulses() {
   bool started = false;
   for (unsigned r = 0; r < n_; ++r) {
-    started |= (next_pulse_[r] & ~pulse_[r]) != 0;
+    const bool s = (next_pulse_[r] & ~pulse_[r]) != 0;
+    started |= s;
+    changed_ |= pick(s, reg_bit(r), uint64_t{0});
     pulse_[r] |= next_pulse_[r];
     next_pulse_[r] = 0;
   }
@@ -134,7 +144,8 @@ void RegFile::reset() {
     q_[r] = regs_[r].reset() & (mask(r, RegAccess::rw) | mask(r, RegAccess::w1c));
     ro_[r] = pulse_[r] = next_pulse_[r] = set_[r] = 0;
   }
-  pending_ = false;
+  dirty_ = 0;
+  changed_ = ~uint64_t{0};
   ++changes_;
 }
 

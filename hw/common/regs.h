@@ -23,6 +23,8 @@
 #include <string>
 #include <vector>
 
+#include "common/bits.h"
+
 namespace t3 {
 
 enum class RegAccess : uint8_t { rw, ro, w1c, w1p };
@@ -91,13 +93,23 @@ class RegFile {
   void hw_set(unsigned r, uint32_t bits) {
     const uint32_t b = bits & mask(r, RegAccess::w1c);
     set_[r] |= b;
-    pending_ |= b != 0;
+    dirty_ |= pick(b != 0, reg_bit(r), uint64_t{0});
   }
   // Applies this cycle's set events; ends its pulses. Inline: a block calls
   // it every cycle, and most cycles have nothing pending.
   void clock() {
-    if (pending_) clock_pending();
+    if (dirty_) clock_pending();
   }
+  // The registers whose q() or pulses() may have changed since the last
+  // call (bit r: register r; bit 63: any of 63 and above), and forgets
+  // them: a model repacks its reg2hw struct from these alone.
+  uint64_t take_changed() {
+    const uint64_t c = changed_;
+    changed_ = 0;
+    return c;
+  }
+  // Register r's bit in take_changed().
+  static uint64_t reg_bit(unsigned r) { return uint64_t{1} << (r < 63 ? r : 63); }
   // After a write between two edges (a loosely timed TLM access, taken as
   // made at the last edge): its W1P pulses start now, for the rest of this
   // cycle, and end at the next clock(), as an APB write's do after its edge.
@@ -115,9 +127,11 @@ class RegFile {
   // a mispredicted branch on random addresses (the DMA table's bench).
   std::vector<int16_t> at_word_;
   uint64_t changes_ = 0;
-  // Set events or pulses wait for clock(): without, an edge changes nothing
-  // (the common cycle, kept cheap).
-  bool pending_ = false;
+  // The registers (reg_bit()) whose set events or pulses wait for clock():
+  // without, an edge changes nothing (the common cycle, kept cheap); with,
+  // the edge visits those alone.
+  uint64_t dirty_ = 0;
+  uint64_t changed_ = ~uint64_t{0};  // see take_changed()
 };
 
 // The generated tables drive the packing: Map is a block's <Camel>RegMap

@@ -24,17 +24,6 @@
 
 namespace t3 {
 
-// refresh(): the generic one's, the register values packed through a table.
-// Declared before step() below, which calls it.
-template <>
-inline void RegBlock<DmaCreditGlue>::refresh() {
-  if (seen_ == rf_.changes()) return;
-  static const Reg2HwTable<DmaCreditRegMap, DmaCreditReg2Hw> table;
-  r2h_ = table(rf_);
-  DmaCreditGlue::configure(p_, r2h_, ci_);
-  seen_ = rf_.changes();
-}
-
 template <>
 inline void RegBlock<DmaCreditGlue>::step(const DmaCreditInputs& in, DmaCreditOutputs& o) {
   if (!in.rst_n) {  // as the generic step(): the reset cycle's outputs, then the reset
