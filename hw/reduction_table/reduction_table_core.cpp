@@ -52,6 +52,8 @@ ReductionTableCore::ReductionTableCore(const ReductionTableParams& p)
       flit_lsb_(clog2(p.flit_w / 8)),
       ent_((p.validate(), p.entries)),
       lru_(p.entries, 0),
+      key_(p.entries, 0),
+      atag_(p.entries, 0),
       mem_(p.words()),
       hfifo_(ReductionTableParams::kHdrDepth),
       dfifo_(p.out_depth()),
@@ -59,6 +61,7 @@ ReductionTableCore::ReductionTableCore(const ReductionTableParams& p)
   fp_lanes_check_host();
   // The power-up state is all zeros, as the RTL's flops under Verilator
   // (the LRU order too: it is a permutation only after a reset).
+  settle();
 }
 
 bool ReductionTableCore::cfg_error(uint32_t timeout) const {
@@ -75,7 +78,7 @@ void ReductionTableCore::reset() {
   hdr_[0] = hdr_[1] = Hdr{};
   turn_ = false;
   for (Entry& e : ent_) e = Entry{};
-  oldest_dirty_ = true;
+  for (unsigned e = 0; e < p_.entries; ++e) key_[e] = atag_[e] = 0;
   for (unsigned i = 0; i < p_.entries; ++i) lru_[i] = uint8_t(i);
   occ_ = 0;
   dp_ = DataPhase{};
@@ -92,28 +95,33 @@ void ReductionTableCore::reset() {
   st_alloc_ = st_hits_ = st_compl_ = st_lru_ = st_tmo_ = 0;
   st_stall_[0] = st_stall_[1] = st_bypass_ = st_pass_ = st_mal_ = st_ref_ = 0;
   hwm_ = 0;
+  settle();
 }
 
 bool ReductionTableCore::hazard() const {
-  if (!dp_.active || !reads_mem(dp_.mode)) return false;
+  bool hz = false;
   for (unsigned k = 1; k <= 3; ++k) {
     const Stage& s = st(k);
-    if (s.valid && s.dest == kMem && s.addr == dp_.addr) return true;
+    hz |= s.valid & (s.dest == kMem) & (s.addr == dp_.addr);
   }
-  return false;
+  return hz & dp_.active & reads_mem(dp_.mode);
 }
 
-bool ReductionTableCore::stream_ready(unsigned s, const ReductionTableCoreInputs& in, bool hz) const {
-  if (!in.rst_n) return false;
-  if (dp_.active && dp_.src == s) return !hz;
-  // A stream whose packet waits in the next data phase gives nothing.
-  return !(dpn_.active && dpn_.src == s) && in.cfg_enable && !hdr_[s].valid;
+void ReductionTableCore::settle() {
+  hz_ = hazard();
+  for (unsigned s = 0; s < 2; ++s) {
+    own_[s] = dp_.active & (dp_.src == s);
+    // A stream whose packet waits in the next data phase gives nothing.
+    free_[s] = !(dpn_.active & (dpn_.src == s)) & !hdr_[s].valid;
+  }
+  busy_ = occ_ != 0 || dp_.active || dpn_.active || hdr_fill_ != 0 || data_res_ != 0 || pend_ || hdr_[0].valid ||
+          hdr_[1].valid;
+  for (unsigned k = 1; k <= 5; ++k) busy_ |= st(k).valid;
 }
 
 void ReductionTableCore::outputs(const ReductionTableCoreInputs& in, ReductionTableCoreOutputs& o) const {
-  const bool hz = hazard();
-  o.req_in_ready = stream_ready(0, in, hz);
-  o.rsp_in_ready = stream_ready(1, in, hz);
+  o.req_in_ready = stream_ready(0, in);
+  o.rsp_in_ready = stream_ready(1, in);
   o.out_valid = pend_ && in.rst_n;
   if (o.out_valid) {
     if (pend_hdr_) {
@@ -140,9 +148,7 @@ void ReductionTableCore::outputs(const ReductionTableCoreInputs& in, ReductionTa
   o.stat_hwm = hwm_;
   o.cfg_error = cfg_error(in.cfg_timeout);
   o.occupancy = occ_;
-  o.busy = occ_ != 0 || dp_.active || dpn_.active || hdr_fill_ != 0 || data_res_ != 0 || pend_ || hdr_[0].valid ||
-           hdr_[1].valid;
-  for (unsigned k = 1; k <= 5; ++k) o.busy = o.busy || st(k).valid;
+  o.busy = busy_;
   o.err_code = err_code_;
   o.err_stream = err_stream_;
   o.err_op = err_op_;
@@ -184,21 +190,17 @@ void ReductionTableCore::lru_free(unsigned e) {
 
 void ReductionTableCore::free_entry(unsigned e) {
   ent_[e].valid = false;
-  oldest_dirty_ = true;
+  key_[e] = 0;
   lru_free(e);
   --occ_;
 }
 
-unsigned ReductionTableCore::lowest_expired(uint32_t timeout) {
-  // The oldest touch of a valid entry, kept until an entry changes: no scan
-  // while nothing can have timed out.
-  if (oldest_dirty_) {
-    oldest_ = ~uint64_t{0};
-    for (const Entry& x : ent_)
-      if (x.valid && x.touched < oldest_) oldest_ = x.touched;
-    oldest_dirty_ = false;
-  }
-  if (oldest_ == ~uint64_t{0} || cycle_ - oldest_ - 1 < timeout) return p_.entries;
+unsigned ReductionTableCore::lowest_expired(uint32_t timeout) const {
+  // No scan while nothing can have timed out. The free entries sit at the
+  // least recently used end (freed to it, allocated from it, touched to the
+  // other end), so the valid ones follow in the order of their last touch:
+  // the first of them is the oldest.
+  if (occ_ == 0 || cycle_ - ent_[lru_[p_.entries - occ_]].touched - 1 < timeout) return p_.entries;
   for (unsigned e = 0; e < p_.entries; ++e)
     if (ent_[e].valid && cycle_ - ent_[e].touched - 1 >= timeout) return e;
   return p_.entries;
@@ -223,18 +225,16 @@ void ReductionTableCore::clock(const ReductionTableCoreInputs& in) {
   const unsigned fw = p_.flit_w, dw = p_.data_w(), odm = p_.out_depth() - 1;
 
   // ---- the streams: readiness, stalls, the data phase's issue, headers taken
-  const bool hz = hazard();
-  const bool rdy[2] = {stream_ready(0, in, hz), stream_ready(1, in, hz)};
+  const bool hz = hz_;
+  const bool rdy[2] = {stream_ready(0, in), stream_ready(1, in)};
   const bool val[2] = {in.req_in_valid, in.rsp_in_valid};
   const Wide* flit[2] = {&in.req_in_flit, &in.rsp_in_flit};
-  for (unsigned s = 0; s < 2; ++s)
-    if (val[s] && !rdy[s]) bump(st_stall_[s]);
-  bool issue = false;
-  if (dp_.active) issue = dp_.src < 2 ? val[dp_.src] && rdy[dp_.src] : !hz;
+  for (unsigned s = 0; s < 2; ++s) st_stall_[s] = (st_stall_[s] + (val[s] & !rdy[s])) & stat_mask_;
+  const bool issue = dp_.active & (dp_.src < 2 ? val[dp_.src & 1] & rdy[dp_.src & 1] : !hz);
   // A decision needs the next data phase free (not this cycle's issue).
   const bool dec_ok = !dpn_.active;
   bool take[2];
-  for (unsigned s = 0; s < 2; ++s) take[s] = val[s] && rdy[s] && !(dp_.active && dp_.src == s);
+  for (unsigned s = 0; s < 2; ++s) take[s] = val[s] & rdy[s] & !own_[s];
 
   // ---- the output reader (on the FIFOs' state before the edge)
   const bool issue_ok = !pend_ || in.out_ready;
@@ -280,13 +280,10 @@ void ReductionTableCore::clock(const ReductionTableCoreInputs& in) {
         const uint64_t atag = h.addr >> flit_lsb_;
         const uint8_t who = push ? 0 : pull ? h.src : h.dst;
         const uint8_t ctr = push ? 0 : h.ctr;
+        const uint64_t k = key(!push, h.rgn, who, ctr);
         unsigned hit = p_.entries;
-        for (unsigned e = 0; e < p_.entries; ++e) {
-          const Entry& x = ent_[e];
-          if (x.atag == atag && x.valid && x.pull == !push && x.rgn == h.rgn && x.who == who &&
-              x.ctr == ctr)
-            hit = e;
-        }
+        for (unsigned e = 0; e < p_.entries; ++e)
+          hit = pick((atag_[e] == atag) & (key_[e] == k), e, hit);
         const unsigned head = lru_[0];
         const Entry& hd = ent_[head];
         if (hit < p_.entries) {
@@ -427,7 +424,6 @@ void ReductionTableCore::clock(const ReductionTableCoreInputs& in) {
   };
   auto touch = [&](unsigned e) {
     ent_[e].touched = cycle_;
-    oldest_dirty_ = true;
     lru_touch(e);
   };
   auto allocate = [&](unsigned e, bool pull) {
@@ -443,6 +439,8 @@ void ReductionTableCore::clock(const ReductionTableCoreInputs& in) {
     x.home = h.home;
     x.dtype = h.dtype;
     x.len = h.len;
+    key_[e] = key(pull, x.rgn, x.who, x.ctr);
+    atag_[e] = x.atag;
     touch(e);
     ++occ_;
     bump(st_alloc_);
@@ -556,6 +554,7 @@ void ReductionTableCore::clock(const ReductionTableCoreInputs& in) {
   const bool both = hdr_[0].valid && hdr_[1].valid;
   turn_ = both ? (hdr_act ? !turn_ : turn_) : hdr_[1].valid;
   ++cycle_;
+  settle();
 }
 
 void ReductionTableCore::start(Mode m, uint8_t src, unsigned e, unsigned len, uint8_t dtype) {

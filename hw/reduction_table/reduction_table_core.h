@@ -209,11 +209,16 @@ class ReductionTableCore {
   void outputs(const ReductionTableCoreInputs& in, ReductionTableCoreOutputs& o) const;
   void reset();
   bool cfg_error(uint32_t timeout) const;
-  bool reads_mem(Mode m) const { return m == Mode::add || m == Mode::add_out || m == Mode::evict; }
+  bool reads_mem(Mode m) const { return (m == Mode::add) | (m == Mode::add_out) | (m == Mode::evict); }
   // A data flit of the data phase's stream would be held (a write to its
   // word 1..3 cycles old, not yet out of the adders).
   bool hazard() const;
-  bool stream_ready(unsigned s, const ReductionTableCoreInputs& in, bool hz) const;
+  // What the cycle's outputs read of the state, worked out once after each
+  // edge (settle()): outputs() and the next clock() both use it.
+  void settle();
+  bool stream_ready(unsigned s, const ReductionTableCoreInputs& in) const {
+    return in.rst_n & (own_[s] ? !hz_ : free_[s] & in.cfg_enable);
+  }
   Stage& st(unsigned k) { return ring_[(head_ + k) & 7]; }
   const Stage& st(unsigned k) const { return ring_[(head_ + k) & 7]; }
   bool room(unsigned len) const {
@@ -224,10 +229,15 @@ class ReductionTableCore {
   void lru_touch(unsigned e);
   void lru_free(unsigned e);
   void free_entry(unsigned e);
+  // The key of entry e as the decision compares it (its valid bit included):
+  // kept beside the entries so the search reads two words an entry.
+  static uint64_t key(bool pull, unsigned rgn, unsigned who, unsigned ctr) {
+    return uint64_t{1} << 32 | uint64_t{pull} << 24 | rgn << 16 | who << 8 | ctr;
+  }
   void start(Mode m, uint8_t src, unsigned e, unsigned len, uint8_t dtype);
   Wide widen(const Wide& flit, unsigned dtype) const;
   Wide narrow(const Wide& word, unsigned dtype) const;
-  unsigned lowest_expired(uint32_t timeout);
+  unsigned lowest_expired(uint32_t timeout) const;
   void bump(uint32_t& c) { c = (c + 1) & stat_mask_; }
 
   ReductionTableParams p_;
@@ -243,6 +253,7 @@ class ReductionTableCore {
   // The table.
   std::vector<Entry> ent_;
   std::vector<uint8_t> lru_;  // position -> entry; 0 least recently used
+  std::vector<uint64_t> key_, atag_;  // each entry's key (0 when free) and atag
   unsigned occ_ = 0;
   Mem<Wide> mem_;
   // The data phase and the pipeline (s1..s5; s6 is the last write-back, kept
@@ -260,9 +271,11 @@ class ReductionTableCore {
   unsigned dwptr_ = 0, drptr_ = 0, data_res_ = 0;
   std::vector<uint8_t> written_;
   Wide narrowed_, hdr_wd_;  // the FIFOs' write data (scratch)
-  uint64_t oldest_ = 0;     // the oldest touch of a valid entry ...
-  bool oldest_dirty_ = true;  // ... unless an entry changed since
   bool pend_ = false, pend_hdr_ = false;
+  // settle()'s: the hazard, each stream's readiness but for rst_n and
+  // cfg_enable (the data phase's own stream: !hz_; another: free_ and
+  // cfg_enable), busy.
+  bool hz_ = false, own_[2] = {false, false}, free_[2] = {false, false}, busy_ = false;
   unsigned rem_ = 0;
   // Status.
   uint32_t err_code_ = 0, err_op_ = 0;
