@@ -499,6 +499,11 @@ void ReductionTableStimulus::drive(ReductionTableInputs& in) {
   if ((draining_ || stopped_) && !flushed_ && apb_.idle()) {
     flushed_ = true;
     if (timeout_ != 1) program_timeout(1);
+    // A stop inside a window of CTRL.ENABLE off: the countdown above no
+    // longer runs, so the drain enables the table itself (seed 102 of the
+    // small configuration drained nothing for 100,000 cycles before this).
+    if (!enable_) program_ctrl(true, pull_pass_);
+    disable_left_ = 0;
   }
   open_jobs();
   feed();
