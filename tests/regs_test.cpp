@@ -188,11 +188,12 @@ TEST_F(Regs, W1pBitsOfAWriteBetweenEdgesPulseAtOnce) {
     const RegInfo& i = this->info(r);
     const uint32_t w1p = i.mask(RegAccess::w1p);
     if (!w1p) continue;
-    const uint64_t before = this->rf.changes();
     ASSERT_EQ(this->rf.write(i.offset, 0xFFFFFFFFu, 0xF, false), RegStatus::ok);
+    this->rf.take_changed();  // a block repacked after the write; the pulse starts later
     this->rf.start_pulses();
     EXPECT_EQ(this->rf.pulses(r), w1p) << i.name;
-    EXPECT_GT(this->rf.changes(), before) << i.name << ": the cached reg2hw must see it";
+    ASSERT_TRUE(this->rf.has_changed()) << i.name << ": the cached reg2hw must see it";
+    EXPECT_NE(this->rf.take_changed() & RegFile::reg_bit(r), 0u) << i.name;
     this->rf.clock();
     EXPECT_EQ(this->rf.pulses(r), 0u) << i.name;
   }

@@ -156,11 +156,10 @@ class RegBlock {
   // every field of the map up: a block with heavy register traffic paid it
   // in its model's speed).
   void refresh() {
-    if (seen_ == rf_.changes()) return;
+    if (!rf_.has_changed()) return;
     static const Reg2HwTable<Map, Reg2Hw> table;
     table.update(rf_, rf_.take_changed(), r2h_);
     Glue::configure(p_, r2h_, ci_);
-    seen_ = rf_.changes();
   }
 
   Params p_;
@@ -168,7 +167,6 @@ class RegBlock {
   mutable RegFile rf_;  // eval() refreshes the RO value a read shows
   Reg2Hw r2h_{};
   mutable typename Glue::CoreInputs ci_{};
-  uint64_t seen_ = ~uint64_t{0};  // the changes() r2h_ reflects
 };
 
 }  // namespace t3

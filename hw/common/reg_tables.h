@@ -8,8 +8,8 @@
 // member of the Hw2Reg struct. A block whose register traffic is heavy pays
 // that in its model's speed. These tables look the fields up once, at
 // construction, and then give the same values, member for member and bit
-// for bit (hw/dma_credit/dma_credit_eval.h uses them; its unit test holds
-// the block to the generic RegBlock in every cycle).
+// for bit (hw/common/reg_block.h's refresh() uses Reg2HwTable for every
+// block; each block's regs test holds the kept struct to the full packing).
 #pragma once
 
 #include <cstdint>

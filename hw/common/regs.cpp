@@ -93,7 +93,6 @@ RegStatus RegFile::write(uint32_t offset, uint32_t data, uint32_t strb, bool bus
   next_pulse_[r] |= data & w1p;
   dirty_ |= pick((data & w1p) != 0, reg_bit(r), uint64_t{0});
   changed_ |= reg_bit(r);
-  ++changes_;
   return RegStatus::ok;
 }
 
@@ -106,7 +105,6 @@ RegStatus RegFile::read(uint32_t offset, uint32_t& data) const {
 }
 
 void RegFile::clock_pending() {
-  bool changed = false;
   uint64_t d = dirty_;
   dirty_ = 0;
   while (d) {
@@ -114,7 +112,6 @@ void RegFile::clock_pending() {
     d &= d - 1;
     for (unsigned r = b, end = b < 63 ? b + 1 : n_; r < end; ++r) {
       const bool c = (set_[r] & ~q_[r]) != 0 || pulse_[r] != next_pulse_[r];
-      changed |= c;
       changed_ |= pick(c, reg_bit(r), uint64_t{0});
       q_[r] |= set_[r];
       set_[r] = 0;
@@ -124,19 +121,15 @@ void RegFile::clock_pending() {
       dirty_ |= pick(pulse_[r] != 0, reg_bit(r), uint64_t{0});
     }
   }
-  changes_ += changed;
 }
 
 void RegFile::start_pulses() {
-  bool started = false;
   for (unsigned r = 0; r < n_; ++r) {
     const bool s = (next_pulse_[r] & ~pulse_[r]) != 0;
-    started |= s;
     changed_ |= pick(s, reg_bit(r), uint64_t{0});
     pulse_[r] |= next_pulse_[r];
     next_pulse_[r] = 0;
   }
-  changes_ += started;
 }
 
 void RegFile::reset() {
@@ -146,7 +139,6 @@ void RegFile::reset() {
   }
   dirty_ = 0;
   changed_ = ~uint64_t{0};
-  ++changes_;
 }
 
 }  // namespace t3

@@ -79,9 +79,6 @@ class RegFile {
   RegStatus read(uint32_t offset, uint32_t& data) const;
   // What write() would answer, without writing (the access phase's pslverr).
   RegStatus check_write(uint32_t offset, uint32_t strb, bool busy) const;
-  // Counts the changes of what the hardware reads (q() and pulses()): a
-  // model caches its reg2hw struct until this moves.
-  uint64_t changes() const { return changes_; }
 
   // The hardware's side.
   uint32_t q(unsigned r) const { return q_[r]; }          // RW and W1C bits
@@ -102,7 +99,9 @@ class RegFile {
   }
   // The registers whose q() or pulses() may have changed since the last
   // call (bit r: register r; bit 63: any of 63 and above), and forgets
-  // them: a model repacks its reg2hw struct from these alone.
+  // them: a model caches its reg2hw struct while has_changed() is false and
+  // then repacks it from these alone.
+  bool has_changed() const { return changed_ != 0; }
   uint64_t take_changed() {
     const uint64_t c = changed_;
     changed_ = 0;
@@ -126,7 +125,6 @@ class RegFile {
   // every register access, several times, and a search of the list ends in
   // a mispredicted branch on random addresses (the DMA table's bench).
   std::vector<int16_t> at_word_;
-  uint64_t changes_ = 0;
   // The registers (reg_bit()) whose set events or pulses wait for clock():
   // without, an edge changes nothing (the common cycle, kept cheap); with,
   // the edge visits those alone.

@@ -17,7 +17,7 @@ namespace t3 {
 template <class Word>
 class Mem {
  public:
-  explicit Mem(std::size_t depth) : mem_(depth), rdata_{}, depth_(uint32_t(depth)) {
+  explicit Mem(std::size_t depth) : mem_(depth), rdata_{} {
     if (depth < 1 || depth > 65536)
       throw std::invalid_argument("t3::Mem depth = " + std::to_string(depth) +
                                   " is out of range; allowed: 1..65536");
@@ -33,11 +33,11 @@ class Mem {
   // change it (the model's cost per read is then an address, not a word).
   void clock(bool we, uint32_t waddr, const Word& wdata, bool re, uint32_t raddr) {
     if (re) {
-      fresh_ = raddr < depth_;
+      fresh_ = raddr < mem_.size();
       raddr_ = raddr;
       if (!fresh_) rdata_ = Word{};
     }
-    if (we && waddr < depth_) {
+    if (we && waddr < mem_.size()) {
       keep_read(waddr);
       mem_[waddr] = wdata;
     }
@@ -50,7 +50,7 @@ class Mem {
     keep_read(check(addr));
     mem_.at(addr) = w;  // checked above; at() keeps -Warray-bounds quiet on constant addresses
   }
-  std::size_t depth() const { return depth_; }
+  std::size_t depth() const { return mem_.size(); }
 
  private:
   // The read port holds the word of its last read: copied out before a
@@ -63,15 +63,14 @@ class Mem {
   }
 
   uint32_t check(uint32_t addr) const {
-    if (addr >= depth_)
+    if (addr >= mem_.size())
       throw std::out_of_range("t3::Mem address " + std::to_string(addr) + " is out of range; allowed: 0.." +
-                              std::to_string(depth_ - 1));
+                              std::to_string(mem_.size() - 1));
     return addr;
   }
 
   std::vector<Word> mem_;
   Word rdata_;
-  uint32_t depth_;
   uint32_t raddr_ = 0;
   bool fresh_ = false;  // rdata() is mem_[raddr_]
 };

@@ -1,6 +1,7 @@
 #include "mem_subsystem/mem_subsystem.h"
 
 #include <stdexcept>
+#include <type_traits>
 
 #include "common/bits.h"
 
@@ -97,70 +98,86 @@ MemSubsystem::Cmd MemSubsystem::command(const MemRequest& r) const {
   return c;
 }
 
+namespace {
+// One block in a cycle's wires: evaluated (eval(), a const block), or
+// evaluated and clocked in one call (step(): its core decides once, where an
+// eval() and a clock() each decided: the subsystem's model spent half its
+// time deciding twice).
+template <class Block, class In, class Out>
+void settle(Block& b, const In& i, Out& o) {
+  if constexpr (std::is_const_v<Block>) b.eval(i, o);
+  else b.step(i, o);
+}
+}  // namespace
+
 // The combinational part of a cycle, in the order the wires depend on each
-// other (rtl/mem_subsystem.sv has the same wires in one always_comb).
-MemSubsystem::Wires MemSubsystem::wires(const MemSubsystemInputs& in) const {
-  Wires w{};
+// other (rtl/mem_subsystem.sv has the same wires in one always_comb). A
+// block may be clocked here as soon as its outputs are known when nothing
+// later in the cycle changes its inputs: its edge changes only its own
+// state, which no wire after it reads. Not the Tracker: its trig_ready is
+// the DMA table's, which follows the Tracker's outputs (edge() clocks it).
+template <class Self>
+void MemSubsystem::wires(Self& self, const MemSubsystemInputs& in, Wires& w) {
   w.window = in.apb.paddr >> 12;
-  auto window_apb = [&](MemSubsystemWindow b) {
-    ApbRequest a = in.apb;
+  auto window_apb = [&](MemSubsystemWindow b, ApbRequest& a) {
+    a = in.apb;
     a.psel = in.apb.psel && w.window == unsigned(b);
     a.paddr = in.apb.paddr & (kRegWindowBytes - 1);
-    return a;
   };
 
-  // The DRAM queue's head to the near-bank ALU.
+  // The DRAM queue's head to the near-bank ALU (zeros while it is empty).
+  static const Cmd kNone{};
   w.nba.rst_n = in.rst_n;
-  w.nba.apb = window_apb(MemSubsystemWindow::near_bank_alu);
-  w.nba.cmd_valid = count_ > 0;
-  if (count_ > 0) {
-    const Cmd& h = queue_[head_];
-    w.nba.cmd_op = h.op;
-    w.nba.cmd_fmt = h.fmt;
-    w.nba.cmd_bg = h.bg;
-    w.nba.cmd_addr = h.addr;
-    w.nba.cmd_data = h.data;
-    w.nba.cmd_mask = h.mask;
-  }
+  window_apb(MemSubsystemWindow::near_bank_alu, w.nba.apb);
+  w.nba.cmd_valid = self.count_ > 0;
+  const Cmd& h = self.count_ > 0 ? self.queue_[self.head_] : kNone;
+  w.nba.cmd_op = h.op;
+  w.nba.cmd_fmt = h.fmt;
+  w.nba.cmd_bg = h.bg;
+  w.nba.cmd_addr = h.addr;
+  w.nba.cmd_data = h.data;
+  w.nba.cmd_mask = h.mask;
   w.nba.bank_rdata = in.bank_rdata;
-  w.nba_o = nba_.eval(w.nba);
+  settle(self.nba_, w.nba, w.nba_o);
   w.pop = w.nba.cmd_valid && w.nba_o.cmd_ready;
 
   // The arbiter's inputs (its readies come last: out_ready is from
   // registers).
   w.mca.rst_n = in.rst_n;
-  w.mca.apb = window_apb(MemSubsystemWindow::mca_arbiter);
+  window_apb(MemSubsystemWindow::mca_arbiter, w.mca.apb);
   w.mca.cmp_valid = in.cmp_valid;
   w.mca.com_valid = in.com_valid;
-  w.mca.occupancy = count_;
+  w.mca.occupancy = self.count_;
   w.mca.learn = in.learn;
   w.mca.drain = in.drain;
-  const bool queue_full = count_ == p_.queue_depth;
-  const bool write = pl_.op == uint32_t(MemOp::store) || pl_.op == uint32_t(MemOp::add);
+  const bool queue_full = self.count_ == self.p_.queue_depth;
+  const bool write = self.pl_.op == uint32_t(MemOp::store) || self.pl_.op == uint32_t(MemOp::add);
 
   // The Tracker counts the writes of the tracking queue (they entered the
   // DRAM queue before); its triggers (a registered output) go to the DMA
   // trigger table.
   w.trk.rst_n = in.rst_n;
-  w.trk.apb = window_apb(MemSubsystemWindow::tracker);
-  w.trk.in_valid = tq_h_v_;
-  const TrkWrite& t = tq_h_;  // the head register, whatever it holds
+  window_apb(MemSubsystemWindow::tracker, w.trk.apb);
+  w.trk.in_valid = self.tq_h_v_;
+  const TrkWrite& t = self.tq_h_;  // the head register, whatever it holds
   w.trk.in_wg_id = t.wg;
   w.trk.in_wf_id = t.wf;
   w.trk.in_addr = t.addr;
   w.trk.in_size = t.size;
   w.trk.in_src = t.src;
   // No output of the Tracker depends on trig_ready (its in_ready counts
-  // the queue's room before the DMA table's take): one evaluation.
-  w.trk_o = trk_.eval(w.trk);
+  // the queue's room before the DMA table's take): one evaluation, and the
+  // decision it made is the one its clock uses.
+  w.trk.trig_ready = false;
+  self.trk_.eval(w.trk, w.trk_o);
   w.dma.rst_n = in.rst_n;
-  w.dma.apb = window_apb(MemSubsystemWindow::dma_trigger);
+  window_apb(MemSubsystemWindow::dma_trigger, w.dma.apb);
   w.dma.trig_valid = w.trk_o.trig_valid;
   w.dma.trig_wg_id = w.trk_o.trig_wg_id;
   w.dma.trig_wf_id = w.trk_o.trig_wf_id;
   w.dma.trig_addr = w.trk_o.trig_addr;
   w.dma.desc_ready = in.desc_ready;
-  w.dma_o = dma_.eval(w.dma);
+  settle(self.dma_, w.dma, w.dma_o);
   w.trk.trig_ready = w.dma_o.trig_ready;
 
   // The request leaves the arbiter when the DRAM queue has room and, for a
@@ -168,30 +185,40 @@ MemSubsystem::Wires MemSubsystem::wires(const MemSubsystemInputs& in) const {
   // unless a refused write waits to be offered again (the queue empties,
   // so that it is offered with nothing taken in the cycle before, which the
   // Tracker decides exactly) and the Tracker has not found its set full.
-  const bool room = tq_l_n_ + unsigned(tq_r_v_) <= 1;
-  const bool hold = tq_waits() && !tq_sf_;
+  const bool room = self.tq_l_n_ + unsigned(self.tq_r_v_) <= 1;
+  const bool hold = self.tq_waits() && !self.tq_sf_;
   w.mca.out_ready = !queue_full && (!write || (room && !hold));
-  w.mca_o = mca_.eval(w.mca);
+  settle(self.mca_, w.mca, w.mca_o);
   w.push = w.mca_o.out_valid && w.mca.out_ready;
   w.tf_push = w.push && write;
-  return w;
 }
 
 MemSubsystemOutputs MemSubsystem::eval(const MemSubsystemInputs& in) const {
-  return outputs(in, wires(in));
-}
-
-MemSubsystemOutputs MemSubsystem::step(const MemSubsystemInputs& in) {
-  const Wires w = wires(in);
-  const MemSubsystemOutputs o = outputs(in, w);
-  edge(in, w);
+  Wires w{};
+  wires(*this, in, w);
+  MemSubsystemOutputs o;
+  outputs(in, w, o);
   return o;
 }
 
-void MemSubsystem::clock(const MemSubsystemInputs& in) { edge(in, wires(in)); }
-
-MemSubsystemOutputs MemSubsystem::outputs(const MemSubsystemInputs& in, const Wires& w) const {
+MemSubsystemOutputs MemSubsystem::step(const MemSubsystemInputs& in) {
   MemSubsystemOutputs o;
+  step(in, o);
+  return o;
+}
+
+void MemSubsystem::step(const MemSubsystemInputs& in, MemSubsystemOutputs& out) {
+  wires(*this, in, w_);
+  outputs(in, w_, out);
+  edge(in, w_);
+}
+
+void MemSubsystem::clock(const MemSubsystemInputs& in) {
+  wires(*this, in, w_);
+  edge(in, w_);
+}
+
+void MemSubsystem::outputs(const MemSubsystemInputs& in, const Wires& w, MemSubsystemOutputs& o) const {
   const ApbResponse* sel = nullptr;
   switch (w.window) {
     case unsigned(MemSubsystemWindow::tracker): sel = &w.trk_o.apb; break;
@@ -200,6 +227,7 @@ MemSubsystemOutputs MemSubsystem::outputs(const MemSubsystemInputs& in, const Wi
     case unsigned(MemSubsystemWindow::near_bank_alu): sel = &w.nba_o.apb; break;
     default: break;
   }
+  o.apb = ApbResponse{};
   o.apb.pready = true;
   if (sel) {
     o.apb.prdata = sel->prdata;
@@ -230,14 +258,10 @@ MemSubsystemOutputs MemSubsystem::outputs(const MemSubsystemInputs& in, const Wi
   o.bank_wdata = w.nba_o.bank_wdata;
   o.bank_wmask = w.nba_o.bank_wmask;
   o.occupancy = count_;
-  return o;
 }
 
 void MemSubsystem::edge(const MemSubsystemInputs& in, const Wires& w) {
-  trk_.clock(w.trk);
-  dma_.clock(w.dma);
-  mca_.clock(w.mca);
-  nba_.clock(w.nba);
+  trk_.clock(w.trk);  // the other blocks were clocked in wires()
   // The tracking queue. What may become the head, in order: the waiting
   // writes, the refused one, the write entering now; the head leaves in
   // every cycle (kept, in case it is refused). Contents have no reset.

@@ -84,10 +84,12 @@ uint64_t TrackerCore::threshold_of(const TrackerConfig& c) const {
 // including its truncation of every input to the port width.
 const TrackerCore::Decision& TrackerCore::decide(const TrackerCoreInputs& in) const {
   // eval() and then clock() of one cycle decide on the same inputs: the
-  // decision is kept until the state (apply) or these inputs change.
+  // decision is kept until the state (apply) or these inputs change. Not
+  // trig_ready: no decision reads it (the consumer's take is apply()'s), and
+  // a composition learns it only after the Tracker's outputs
+  // (hw/mem_subsystem: the DMA table's ready follows the Tracker's trigger).
   if (dc_valid_ && dc_in_.in_valid == in.in_valid && dc_in_.in_wg_id == in.in_wg_id &&
-      dc_in_.in_wf_id == in.in_wf_id && dc_in_.in_addr == in.in_addr &&
-      dc_in_.in_size == in.in_size && dc_in_.trig_ready == in.trig_ready)
+      dc_in_.in_wf_id == in.in_wf_id && dc_in_.in_addr == in.in_addr && dc_in_.in_size == in.in_size)
     return dc_;
   // Written in place: a struct built on the stack and copied whole stalls
   // on its partly written words (store forwarding).
@@ -131,7 +133,6 @@ const TrackerCore::Decision& TrackerCore::decide(const TrackerCoreInputs& in) co
   // write in S1 and of this one. The consumer's take in this cycle is not
   // counted: in_ready does not depend on trig_ready (no path from the
   // consumer through the Tracker to its producer).
-  d.pop = (tq_cnt_ != 0) & in.trig_ready;
   const unsigned q_next = tq_cnt_ + unsigned(wb_.push);
   const bool out_ok = q_next + unsigned(s1_.acc) < kTrigQueue;
   const bool out_room = q_next < kTrigQueue;
@@ -252,9 +253,10 @@ void TrackerCore::apply(const TrackerCoreInputs& in, const Decision& d) {
   } else {
     // WB: the live count, the trigger queue, the counters.
     live_ = live_ + unsigned(wb_.valid & wb_.alloc) - unsigned(wb_.valid & wb_.free);
-    const unsigned head = tq_head_ + unsigned(d.pop);
+    const bool pop = (tq_cnt_ != 0) & in.trig_ready;
+    const unsigned head = tq_head_ + unsigned(pop);
     tq_head_ = head == kTrigQueue ? 0 : head;
-    tq_cnt_ = tq_cnt_ - unsigned(d.pop) + unsigned(wb_.push);
+    tq_cnt_ = tq_cnt_ - unsigned(pop) + unsigned(wb_.push);
     const auto bump = [this](uint32_t& c, bool inc) { c = uint32_t((c + inc) & stat_mask_); };
     bump(stat_triggers_, wb_.push);
     // What P decided counts at the next edge, off in_ready's path.

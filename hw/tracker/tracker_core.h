@@ -165,7 +165,7 @@ class TrackerCore {
   };
   // P: the decision on the presented write, from flops only.
   struct Decision {
-    bool cfg_error, tracked, accept, in_ready, set_full, pop;
+    bool cfg_error, tracked, accept, in_ready, set_full;
     unsigned set;
     uint32_t tag, size, tile, upe;
   };
