@@ -13,6 +13,7 @@ packages=(
   libmpfr-dev       # GNU MPFR: the reference the floating-point units are checked against
   python3-yaml python3-jinja2  # scripts/blockgen.py: the block descriptions and their templates
   python3-matplotlib           # scripts/plot_synth.py: the synthesis sweeps' plots
+  valgrind          # scripts/bench.py: the models' instructions a cycle (callgrind), a figure host changes do not move
 )
 
 missing=()
