@@ -82,6 +82,8 @@ def main():
         sys.exit("bench: --runs must be positive")
     if a.instr_cycles < 0:
         sys.exit("bench: --instr-cycles must be 0 (no count) or positive")
+    if a.instr_cycles and shutil.which("valgrind") is None:
+        sys.exit("bench: valgrind not found (scripts/setup.sh installs it); --instr-cycles 0 skips the count")
     exe = os.path.join(a.build, "testbench", a.block + "_bench")
     if not os.path.exists(exe):
         sys.exit("bench: %s not built (scripts/build.sh builds it)" % exe)

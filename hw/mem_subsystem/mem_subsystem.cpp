@@ -146,7 +146,9 @@ void MemSubsystem::wires(Self& self, const MemSubsystemInputs& in, Wires& w) {
   w.mca.rst_n = in.rst_n;
   window_apb(MemSubsystemWindow::mca_arbiter, w.mca.apb);
   w.mca.cmp_valid = in.cmp_valid;
+  w.mca.cmp_data = 0;  // the subsystem holds the request beside the arbiter's output register
   w.mca.com_valid = in.com_valid;
+  w.mca.com_data = 0;
   w.mca.occupancy = self.count_;
   w.mca.learn = in.learn;
   w.mca.drain = in.drain;
