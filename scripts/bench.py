@@ -45,9 +45,8 @@ def cpu_name():
 
 
 def instructions_per_cycle(exe, cycles, env):
-    """The core form's instructions a cycle under callgrind, over `cycles` cycles."""
-    if shutil.which("valgrind") is None:
-        sys.exit("bench: valgrind not found (scripts/setup.sh installs it); --instr-cycles 0 skips the count")
+    """The core form's instructions a cycle under callgrind, over `cycles` cycles
+    (main() has checked that valgrind is there)."""
     with tempfile.TemporaryDirectory() as d:
         r = subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=" + os.path.join(d, "cg.out"),
                             "--toggle-collect=*CoreForm*step*",
