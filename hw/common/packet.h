@@ -76,7 +76,7 @@ inline constexpr unsigned kHomeLsb = 112, kHomeW = 8;
 inline constexpr unsigned kHitLsb = 120;
 
 // Flit widths the format allows (FLIT_W, a power of two): a header needs 128
-// bits; 512 is the widest pin the harness carries (t3::Wide).
+// bits; a flit is one t3::Wide (512 bits).
 inline constexpr unsigned kFlitWMin = 128, kFlitWMax = 512;
 
 struct Header {

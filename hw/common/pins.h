@@ -43,11 +43,11 @@ inline unsigned pin_words(unsigned width) { return (width + 63) / 64; }
 template <class F>
 constexpr unsigned field_bits() {
   if constexpr (std::is_same_v<F, bool>) return 1;
-  else if constexpr (std::is_same_v<F, Wide>) return Wide::kMaxBits;
+  else if constexpr (is_wide_v<F>) return F::kMaxBits;
   else if constexpr (std::is_enum_v<F>) return 8 * sizeof(F);
   else {
     static_assert(std::is_integral_v<F> && std::is_unsigned_v<F>,
-                  "a pin's field is bool, an unsigned integer, an enum or t3::Wide");
+                  "a pin's field is bool, an unsigned integer, an enum or a t3::WideN");
     return 8 * sizeof(F);
   }
 }
@@ -55,7 +55,7 @@ constexpr unsigned field_bits() {
 // A field as 64-bit words (least significant first) and back.
 template <class F>
 void field_to_words(const F& f, uint64_t* w, unsigned words) {
-  if constexpr (std::is_same_v<F, Wide>) {
+  if constexpr (is_wide_v<F>) {
     for (unsigned i = 0; i < words; ++i) w[i] = f.w[i];
   } else {
     w[0] = uint64_t(f);
@@ -65,8 +65,8 @@ void field_to_words(const F& f, uint64_t* w, unsigned words) {
 
 template <class F>
 void field_from_words(F& f, const uint64_t* w, unsigned words) {
-  if constexpr (std::is_same_v<F, Wide>) {
-    f = Wide{};
+  if constexpr (is_wide_v<F>) {
+    f = F{};
     for (unsigned i = 0; i < words; ++i) f.w[i] = w[i];
   } else if constexpr (std::is_same_v<F, bool>) {
     f = (w[0] & 1) != 0;

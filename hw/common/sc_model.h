@@ -63,9 +63,10 @@ class ScModel : public sc_core::sc_module {
 
  private:
   // A pin's field as words, type-erased first: the port's type is chosen at
-  // run time among six (sc::with_port_type), and a port built per pin for
-  // each of them took a generated module most of a minute to compile under
-  // the sanitizers; so only add_in / add_out depend on the port's type.
+  // run time (sc::with_port_type, among those its field's capacity allows),
+  // and a port built per pin for each of them took a generated module most of
+  // a minute to compile under the sanitizers; so only add_in / add_out depend
+  // on the port's type, instantiated once per field capacity.
   using SetField = std::function<void(Inputs&, const uint64_t*)>;
   using GetField = std::function<void(const Outputs&, uint64_t*)>;
   struct MakePorts {
@@ -75,37 +76,41 @@ class ScModel : public sc_core::sc_module {
       using F = std::remove_reference_t<decltype(field(std::declval<Inputs&>()))>;
       sc::require_field_fits<F>(Block::kName, pin);
       const unsigned words = pin_words(pin.width);
-      m->add_in(pin, [field, words](Inputs& in, const uint64_t* w) { field_from_words(field(in), w, words); });
+      m->template add_in<field_bits<F>()>(
+          pin, [field, words](Inputs& in, const uint64_t* w) { field_from_words(field(in), w, words); });
     }
     template <class Field, class Port>
     void out(const PinInfo& pin, Field field, Port) {
       using F = std::remove_reference_t<decltype(field(std::declval<Outputs&>()))>;
       sc::require_field_fits<F>(Block::kName, pin);
       const unsigned words = pin_words(pin.width);
-      m->add_out(pin, [field, words](const Outputs& o, uint64_t* w) { field_to_words(field(o), w, words); });
+      m->template add_out<field_bits<F>()>(
+          pin, [field, words](const Outputs& o, uint64_t* w) { field_to_words(field(o), w, words); });
     }
   };
 
+  template <unsigned MaxBits>
   void add_in(const PinInfo& pin, const SetField& set) {
-    sc::with_port_type(pin, [&](auto tag) {
+    sc::with_port_type<MaxBits>(pin, [&](auto tag) {
       using T = typename decltype(tag)::type;
       auto* port = add<sc_core::sc_in<T>>(pin);
       input_ports_.push_back(port);
       const unsigned words = pin_words(pin.width);
       readers_.push_back([port, set, words](Inputs& in) {
-        uint64_t w[Wide::kWords];
+        uint64_t w[kPinMaxWords];
         sc::port_to_words(port->read(), w, words);
         set(in, w);
       });
     });
   }
+  template <unsigned MaxBits>
   void add_out(const PinInfo& pin, const GetField& get) {
-    sc::with_port_type(pin, [&](auto tag) {
+    sc::with_port_type<MaxBits>(pin, [&](auto tag) {
       using T = typename decltype(tag)::type;
       auto* port = add<sc_core::sc_out<T>>(pin);
       const unsigned words = pin_words(pin.width);
       writers_.push_back([port, get, words](const Outputs& o) {
-        uint64_t w[Wide::kWords];
+        uint64_t w[kPinMaxWords];
         get(o, w);
         port->write(sc::port_from_words<T>(w, words));
       });

@@ -4,6 +4,7 @@
 // signals use the same mapping, so either can bind where the other does.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <stdexcept>
 #include <string>
@@ -18,8 +19,14 @@ struct Tag {
   using type = T;
 };
 
-// The widths above 64 bits that a pin may have (each needs its own sc_bv<N>).
-inline constexpr unsigned kWidePinWidths[] = {128, 256, 512};  // up to Wide::kMaxBits
+// The widths above 64 bits a pin may have: 128, 256 and 512 (a flit, a DRAM
+// burst: t3::Wide), and above that any multiple of 128 up to kPinMaxBits (a
+// flit per port of a switch). Each is its own sc_bv<N>, instantiated only for
+// fields that can hold it (with_port_type's MaxBits).
+inline bool wide_pin_width_ok(unsigned width) {
+  return width == 128 || width == 256 || width == 512 ||
+         (width > 512 && width <= kPinMaxBits && width % 128 == 0);
+}
 
 inline std::string port_type_name(unsigned width) {
   if (width == 1) return "bool";
@@ -28,21 +35,41 @@ inline std::string port_type_name(unsigned width) {
   return "sc_bv<" + std::to_string(width) + ">";
 }
 
-// Calls f(Tag<T>{}) with the port type of this pin.
-template <class F>
+namespace detail {
+template <unsigned N, unsigned MaxBits, class F>
+void with_sc_bv(unsigned w, F& f) {
+  if constexpr (N <= MaxBits) {
+    if (w == N) return f(Tag<sc_dt::sc_bv<N>>{});
+    with_sc_bv<N + 128, MaxBits>(w, f);
+  }
+}
+}  // namespace detail
+
+// Calls f(Tag<T>{}) with the port type of this pin, whose field holds at most
+// MaxBits (field_bits<F>()).
+template <unsigned MaxBits, class F>
 void with_port_type(const PinInfo& pin, F&& f) {
   const unsigned w = pin.width;
   if (w == 0) throw std::invalid_argument(std::string("pin ") + pin.name + " has width 0");
   if (w == 1) return f(Tag<bool>{});
   if (w <= 32) return f(Tag<uint32_t>{});
   if (w <= 64) return f(Tag<uint64_t>{});
-  switch (w) {
-    case 128: return f(Tag<sc_dt::sc_bv<128>>{});
-    case 256: return f(Tag<sc_dt::sc_bv<256>>{});
-    case 512: return f(Tag<sc_dt::sc_bv<512>>{});
+  if (w <= MaxBits && wide_pin_width_ok(w)) {
+    if constexpr (MaxBits >= 128) {
+      if (w == 128) return f(Tag<sc_dt::sc_bv<128>>{});
+    }
+    if constexpr (MaxBits >= 256) {
+      if (w == 256) return f(Tag<sc_dt::sc_bv<256>>{});
+    }
+    if constexpr (MaxBits >= 512) {
+      if (w == 512) return f(Tag<sc_dt::sc_bv<512>>{});
+    }
+    if constexpr (MaxBits > 512) return detail::with_sc_bv<640, MaxBits>(w, f);
   }
   throw std::invalid_argument(std::string("pin ") + pin.name + " is " + std::to_string(w) +
-                              " bits wide; allowed: 1..64, 128, 256 or 512");
+                              " bits wide; allowed: 1..64, 128, 256, 512, or a multiple of 128 "
+                              "up to " + std::to_string(std::min(MaxBits, kPinMaxBits)) +
+                              " (its field's capacity)");
 }
 
 template <class T>

@@ -1,19 +1,29 @@
 // A bit vector for pins wider than 64 bits (a DRAM column burst is 256 bits
 // by default, T3 §5.1.1). Fixed capacity so that a block's input and output
 // structs stay trivially copyable: the co-simulation keeps a window of them
-// per cycle for mismatch waveforms. 512 bits hold the widest column burst of
-// current DRAMs (64 B: DDR5, HBM3); the capacity is paid on every copy of a
-// block's inputs and outputs, and 1024 bits halved the near-bank ALU model's
-// speed (docs/blocks/near_bank_alu.md, Speed).
+// per cycle for mismatch waveforms. `Wide` (512 bits) holds the widest column
+// burst of current DRAMs (64 B: DDR5, HBM3) and the widest flit; the capacity
+// is paid on every copy of a block's inputs and outputs, and 1024 bits halved
+// the near-bank ALU model's speed (docs/blocks/near_bank_alu.md, Speed). A
+// pin that carries one flit per port of a switch (PORTS x FLIT_W bits, packed
+// as the RTL's [PORTS-1:0][FLIT_W-1:0]) takes a WideN of its own capacity, up
+// to kPinMaxBits.
 #pragma once
 
 #include <array>
 #include <cstdint>
+#include <type_traits>
 
 namespace t3 {
 
-struct alignas(16) Wide {  // 16: structs holding one are a whole number of vector moves
-  static constexpr unsigned kMaxBits = 512;
+// The widest pin any block may have (16 ports of 512-bit flits).
+inline constexpr unsigned kPinMaxBits = 8192;
+inline constexpr unsigned kPinMaxWords = kPinMaxBits / 64;
+
+template <unsigned Bits>
+struct alignas(16) WideN {  // 16: structs holding one are a whole number of vector moves
+  static_assert(Bits % 128 == 0 && Bits <= kPinMaxBits, "a WideN is 128..kPinMaxBits bits, by 128");
+  static constexpr unsigned kMaxBits = Bits;
   static constexpr unsigned kWords = kMaxBits / 64;
   std::array<uint64_t, kWords> w{};
 
@@ -41,7 +51,7 @@ struct alignas(16) Wide {  // 16: structs holding one are a whole number of vect
   // Copies the bits below `bits` from src; the bits at or above stay as
   // they are. A fixed number of masked word moves: a loop bounded by `bits`
   // would become a variable-length memcpy, slow for 32 bytes.
-  void copy_low(const Wide& src, unsigned bits) {
+  void copy_low(const WideN& src, unsigned bits) {
     for (unsigned i = 0; i < kWords; ++i) {
       const uint64_t m = bits >= 64 * (i + 1) ? ~uint64_t{0}
                          : bits <= 64 * i     ? 0
@@ -49,8 +59,18 @@ struct alignas(16) Wide {  // 16: structs holding one are a whole number of vect
       w[i] = (w[i] & ~m) | (src.w[i] & m);
     }
   }
-  bool operator==(const Wide& o) const { return w == o.w; }
-  bool operator!=(const Wide& o) const { return w != o.w; }
+  bool operator==(const WideN& o) const { return w == o.w; }
+  bool operator!=(const WideN& o) const { return w != o.w; }
 };
+
+using Wide = WideN<512>;
+
+template <class F>
+struct IsWide : std::false_type {};
+template <unsigned Bits>
+struct IsWide<WideN<Bits>> : std::true_type {};
+// Whether a pin's field is a WideN (moved as words) rather than an integer.
+template <class F>
+inline constexpr bool is_wide_v = IsWide<F>::value;
 
 }  // namespace t3

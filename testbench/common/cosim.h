@@ -61,7 +61,7 @@ struct CutToPins {
   void in(const PinInfo& pin, Field field, Port) {
     auto& f = field(inputs);
     using F = std::remove_reference_t<decltype(f)>;
-    if constexpr (std::is_same_v<F, Wide>) f.truncate(pin.width);
+    if constexpr (is_wide_v<F>) f.truncate(pin.width);
     else if constexpr (!std::is_same_v<F, bool>) f = F(uint64_t(f) & low_mask(pin.width));
   }
   template <class Field, class Port>
@@ -196,7 +196,7 @@ class Cosim {
 
   template <class F>
   static std::string hex(const F& f, unsigned width) {
-    uint64_t w[Wide::kWords];
+    uint64_t w[kPinMaxWords];
     const unsigned n = pin_words(width);
     field_to_words(f, w, n);
     std::ostringstream s;

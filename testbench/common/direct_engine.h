@@ -15,26 +15,26 @@
 namespace t3::tb {
 
 // A field onto a Verilated plain C++ port (CData/SData/IData/QData, or
-// VlWide<N> above 64 bits) and back. A t3::Wide moves as one block: on a
+// VlWide<N> above 64 bits) and back. A t3::WideN moves as one block: on a
 // little-endian host its 64-bit words are the port's 32-bit words in order
 // (word by word through a temporary, the near-bank ALU's four 256-bit pins
 // cost more than its model).
 #if !defined(__BYTE_ORDER__) || __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
-#error "vl_put/vl_get copy a t3::Wide's words as a VlWide's: little-endian hosts only"
+#error "vl_put/vl_get copy a t3::WideN's words as a VlWide's: little-endian hosts only"
 #endif
 template <class V, class F>
 void vl_put(V& port, const F& f, unsigned width) {
   if constexpr (std::is_integral_v<V>) {
-    uint64_t w[Wide::kWords];
+    uint64_t w[1];
     field_to_words(f, w, 1);
     port = V(w[0] & low_mask(width));
-  } else if constexpr (std::is_same_v<F, Wide>) {
+  } else if constexpr (is_wide_v<F>) {
     constexpr unsigned n = sizeof(V) / sizeof(EData);  // ceil(width / 32): the pin check holds them equal
-    static_assert(n * 32 <= Wide::kMaxBits, "a VlWide port wider than t3::Wide");
+    static_assert(n * 32 <= F::kMaxBits, "a VlWide port wider than its field");
     std::memcpy(port.data(), f.w.data(), n * sizeof(EData));
     if (width % 32) port.at(n - 1) &= (EData{1} << (width % 32)) - 1;  // a wire has no bits above
   } else {
-    uint64_t w[Wide::kWords] = {};
+    uint64_t w[kPinMaxWords] = {};
     const unsigned words = pin_words(width);
     field_to_words(f, w, words);
     for (unsigned i = 0; i < (width + 31) / 32; ++i) port.at(i) = EData(w[i / 2] >> (32 * (i % 2)));
@@ -43,15 +43,15 @@ void vl_put(V& port, const F& f, unsigned width) {
 
 template <class V, class F>
 void vl_get(const V& port, F& f, unsigned width) {
-  if constexpr (!std::is_integral_v<V> && std::is_same_v<F, Wide>) {
+  if constexpr (!std::is_integral_v<V> && is_wide_v<F>) {
     constexpr unsigned n = sizeof(V) / sizeof(EData);
-    static_assert(n * 32 <= Wide::kMaxBits, "a VlWide port wider than t3::Wide");
+    static_assert(n * 32 <= F::kMaxBits, "a VlWide port wider than its field");
     unsigned char* b = reinterpret_cast<unsigned char*>(f.w.data());
     std::memcpy(b, port.data(), n * sizeof(EData));
     std::memset(b + n * sizeof(EData), 0, sizeof(f.w) - n * sizeof(EData));
     (void)width;
   } else {
-    uint64_t w[Wide::kWords] = {};
+    uint64_t w[kPinMaxWords] = {};
     if constexpr (std::is_integral_v<V>) {
       w[0] = uint64_t(port);
     } else {

@@ -58,7 +58,7 @@ class ScEngine final : public Engine<Block> {
       e.model_.template in<T>(pin.name)(*sig);
       const unsigned words = pin_words(pin.width);
       e.drive_.push_back([sig, field, words](const Inputs& in) {
-        uint64_t w[Wide::kWords];
+        uint64_t w[kPinMaxWords];
         field_to_words(field(in), w, words);
         sig->write(sc::port_from_words<T>(w, words));
       });
@@ -73,7 +73,7 @@ class ScEngine final : public Engine<Block> {
       e.model_.template out<T>(pin.name)(*ms);
       const unsigned words = pin_words(pin.width);
       e.read_.push_back([ms, rs, field, words](Outputs& m, Outputs& r) {
-        uint64_t w[Wide::kWords];
+        uint64_t w[kPinMaxWords];
         sc::port_to_words(ms->read(), w, words);
         field_from_words(field(m), w, words);
         sc::port_to_words(rs->read(), w, words);
@@ -155,7 +155,8 @@ class PinSignals {
     else
       set = [field, words](Outputs& o, const uint64_t* w) { field_from_words(field(o), w, words); };
     if constexpr (std::is_same_v<Dut, ScModel<Block>>) {
-      sc::with_port_type(pin, [&](auto tag) {
+      using F = std::remove_reference_t<decltype(field(std::declval<std::conditional_t<kIn, Inputs, Outputs>&>()))>;
+      sc::with_port_type<field_bits<F>()>(pin, [&](auto tag) {
         using T = typename decltype(tag)::type;
         auto* sig = add_signal<kIn, T>(pin, get, set);
         if constexpr (kIn) dut_.template in<T>(pin.name)(*sig);
@@ -177,13 +178,13 @@ class PinSignals {
     if constexpr (kIn) {
       if (external_.count(pin.name)) return sig;
       drive_.push_back([sig, get, words](const Inputs& in) {
-        uint64_t w[Wide::kWords];
+        uint64_t w[kPinMaxWords];
         get(in, w);
         sig->write(sc::port_from_words<T>(w, words));
       });
     } else {
       read_.push_back([sig, set, words](Outputs& o) {
-        uint64_t w[Wide::kWords];
+        uint64_t w[kPinMaxWords];
         sc::port_to_words(sig->read(), w, words);
         set(o, w);
       });
