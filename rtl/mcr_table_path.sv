@@ -154,9 +154,11 @@ module mcr_table_path #(
     else if (op[3] != CLASS)         early = D_WRONG_CLASS;
     else if (32'(in_port_i) > PORTS) early = D_BAD_PORT;
     else                             early = D_NONE;
-    // ACK and READ_RSP go by dst in a region too; so does everything outside one.
+    // ACK and READ_RSP go by dst in a region too; so does everything outside
+    // one, and a PULL_RSP the reduction unit has reduced (to its requester).
     by_dst = !lk_hit_i || !(op == OP_WRITE || op == OP_READ || op == OP_PUSH || op == OP_PULL ||
-                            op == OP_PULL_RSP || op == OP_RESULT || op == OP_PARTIAL);
+                            op == OP_PULL_RSP || op == OP_RESULT || op == OP_PARTIAL) ||
+             (op == OP_PULL_RSP && 32'(in_port_i) == PORTS);
   end
 
   // ---------------------------------------------------------------- fate

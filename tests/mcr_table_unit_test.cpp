@@ -299,6 +299,7 @@ TEST(McrTableCore, RoutingOfEveryOpcode) {
       {Op::ack, true, false, 1, 4, {4}},           // unicast by dst
       {Op::read_rsp, true, false, 1, 6, {6}},
       {Op::pull_rsp, true, false, 2, 0, {8}},
+      {Op::pull_rsp, true, false, 8, 6, {6}},      // reduced: to its requester by dst
       {Op::result, true, false, 8, 0, {1, 2, 5}},
       {Op::result, true, false, 5, 0, {1, 2}},
       {Op::partial, true, false, 8, 0, {5}},

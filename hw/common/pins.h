@@ -20,8 +20,10 @@
 #pragma once
 
 #include <cstdint>
+#include <stdexcept>
 #include <string>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "bits.h"
@@ -75,7 +77,31 @@ void field_from_words(F& f, const uint64_t* w, unsigned words) {
   }
 }
 
+// Throws unless a field of type F can carry the pin (a width that depends on
+// parameters can outgrow its field: the words beyond it would be read).
+template <class F>
+void require_field_fits(const char* block, const PinInfo& pin) {
+  if (pin.width > field_bits<F>())
+    throw std::invalid_argument(std::string(block) + " pin " + pin.name + " is " +
+                                std::to_string(pin.width) + " bits wide; its field holds " +
+                                std::to_string(field_bits<F>()));
+}
+
 namespace detail {
+template <class Block>
+struct FieldsFit {
+  template <class Field, class Port>
+  void in(const PinInfo& pin, Field field, Port) {
+    using F = std::remove_reference_t<decltype(field(std::declval<typename Block::Inputs&>()))>;
+    require_field_fits<F>(Block::kName, pin);
+  }
+  template <class Field, class Port>
+  void out(const PinInfo& pin, Field field, Port) {
+    using F = std::remove_reference_t<decltype(field(std::declval<typename Block::Outputs&>()))>;
+    require_field_fits<F>(Block::kName, pin);
+  }
+};
+
 struct CollectPins {
   std::vector<PinInfo> pins;
   template <class Field, class Port>
@@ -84,6 +110,13 @@ struct CollectPins {
   void out(const PinInfo& i, Field, Port) { pins.push_back(i); }
 };
 }  // namespace detail
+
+// Throws unless every pin of the block at parameters p fits its field (what
+// a harness checks before it moves a pin's words).
+template <class Block>
+void require_fields_fit(const typename Block::Params& p) {
+  Block::pins(p, detail::FieldsFit<Block>{});
+}
 
 // The pins of a block, resolved at parameters p, the clock first.
 template <class Block>

@@ -98,13 +98,6 @@ T port_from_words(const uint64_t* w, unsigned words) {
   }
 }
 
-// Throws unless a field of type F can carry the pin.
-template <class F>
-void require_field_fits(const char* block, const PinInfo& pin) {
-  if (pin.width > field_bits<F>())
-    throw std::invalid_argument(std::string(block) + " pin " + pin.name + " is " +
-                                std::to_string(pin.width) + " bits wide; its field holds " +
-                                std::to_string(field_bits<F>()));
-}
+using t3::require_field_fits;
 
 }  // namespace t3::sc

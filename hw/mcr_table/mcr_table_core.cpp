@@ -167,7 +167,10 @@ void McrTableCore::lookup(unsigned k, const Wide& flit, unsigned in_port, PathDe
       case pkt::Op::read: lk.rdest = self; break;                       // the local GPU's memory (§IV)
       case pkt::Op::push: lk.rdest = g.root ? unit : uint64_t{1} << g.home; break;
       case pkt::Op::pull: lk.rdest = (g.ports & ~self) | unit; break;   // the participants and the entry
-      case pkt::Op::pull_rsp: lk.rdest = unit; break;                   // reduced on its way back
+      case pkt::Op::pull_rsp:  // reduced on its way back; once reduced, to its requester
+        if (in_port == p_.ports) lk.by_dst = true;
+        else lk.rdest = unit;
+        break;
       case pkt::Op::partial: lk.rdest = uint64_t{1} << g.home; break;   // to the home GPU
       default: lk.by_dst = true; break;                                 // READ_RSP, ACK
     }

@@ -92,6 +92,7 @@ class Cosim {
   Cosim(const Params& p, std::unique_ptr<Engine<Block>> engine, CosimOptions opt)
       : p_(p), engine_(std::move(engine)), opt_(std::move(opt)),
         ring_(opt_.cycles_before + opt_.cycles_after + 1) {
+    require_fields_fit<Block>(p_);
     in_.rst_n = false;
     if (!opt_.vcd.empty()) full_ = std::make_unique<VcdWriter>(opt_.vcd, signals());
   }

@@ -70,7 +70,7 @@ class VlDriver {
   using Outputs = typename Block::Outputs;
 
   explicit VlDriver(const Params& p)
-      : p_(p), ctx_(std::make_unique<VerilatedContext>()),
+      : p_((require_fields_fit<Block>(p), p)), ctx_(std::make_unique<VerilatedContext>()),
         top_(std::make_unique<VTop>(ctx_.get(), "rtl")) {}
   ~VlDriver() { top_->final(); }
 

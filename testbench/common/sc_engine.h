@@ -141,8 +141,8 @@ class PinSignals {
   };
 
   // As in ScModel (hw/common/sc_model.h): the field type-erased first, so
-  // that the six port types of the model's pins are instantiated once, not
-  // once for each pin.
+  // that the port types of the model's pins are instantiated once per field
+  // capacity, not once for each pin.
   using SetField = std::function<void(Outputs&, const uint64_t*)>;
   using GetField = std::function<void(const Inputs&, uint64_t*)>;
   template <bool kIn, class Field, class Port>

@@ -319,7 +319,7 @@ TEST(McrTableCosim, RoutingOfEveryOpcode) {
       {Op::read_rsp, kBase, 0, 0, 1, 0},              {Op::pull_rsp, kBase, 1, 0, u, 1},
       {Op::result, kBase, unit(), 0, ports, 1},       {Op::partial, kBase, unit(), 0, 2, 1},
       {Op::write, out, 0, 1, 2, 0},                   {Op::pull, out, 0, 0, 1, 2},
-      {Op::result, out, 0, 1, 2, 1},
+      {Op::result, out, 0, 1, 2, 1},                  {Op::pull_rsp, kBase, unit(), 1, 2, 1},
   };
   if (p.regions > 1) cases.push_back({Op::push, kBase + kSize, 1, 0, u, 2});  // the root reduces
   for (const Case& c : cases) {

@@ -101,7 +101,10 @@ unsigned McrTableScoreboard::classify(unsigned k, const pkt::Header& h, unsigned
       case kRead: *owed = ingress; break;
       case kPush: *owed = g->root ? unit : uint64_t{1} << g->home; break;
       case kPull: *owed = others | unit; break;
-      case kPullRsp: *owed = unit; break;
+      case kPullRsp:  // from the reduction unit: reduced, for its requester
+        if (in_port == p_.ports) by_dst = true;
+        else *owed = unit;
+        break;
       case kPartial: *owed = uint64_t{1} << g->home; break;
       default: by_dst = true; break;  // ACK, READ_RSP
     }
