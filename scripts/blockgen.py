@@ -217,7 +217,10 @@ def load_core(where, d, pins, regs, names, cpp_names):
 
 def load_windows(where, d, pins, build):
     """A composition's address map: the register window (4 KiB) of each block
-    it uses, in its APB space (the `apb: {addr_w: N}` pin)."""
+    instance it holds, in its APB space (the `apb: {addr_w: N}` pin). A
+    window's name is the instance's; `block` names the block of build.uses
+    it is, when the name is not (two instances of one block: a switch's two
+    region tables)."""
     aw = [p["addr_w"] for p in pins if p["apb"] and p["addr_w"]]
     if not aw:
         fail(where, "windows: the block has the `apb: {addr_w: N}` pins (the space the windows share)")
@@ -225,17 +228,22 @@ def load_windows(where, d, pins, build):
     out, bases = [], set()
     for n, w in enumerate(d["windows"] or []):
         ww = "%s: window %s" % (where, w.get("name", n + 1))
-        if set(w) != {"name", "base"}:
-            fail(ww, "{name: <a block of build.uses>, base: <a multiple of 0x%x>}" % reggen.WINDOW)
-        if w["name"] not in build.get("uses", []):
-            fail(ww, "name: a block of build.uses (%s)" % ", ".join(build.get("uses", [])))
+        if not {"name", "base"} <= set(w) <= {"name", "block", "base"}:
+            fail(ww, "{name: <an instance>, block: <a block of build.uses, if not the name>, "
+                     "base: <a multiple of 0x%x>}" % reggen.WINDOW)
+        blk = w.get("block", w["name"])
+        if blk not in build.get("uses", []):
+            fail(ww, "%s = %s: a block of build.uses (%s)" % ("block" if "block" in w else "name", blk,
+                                                               ", ".join(build.get("uses", []))))
+        if not isinstance(w["name"], str) or not re.match(r"^[a-z][a-z0-9_]*$", w["name"]):
+            fail(ww, "name = %r: lower case, digits and _ (a C and SV identifier)" % (w["name"],))
         b = w["base"]
         if not isinstance(b, int) or b % reggen.WINDOW or not 0 <= b < space:
             fail(ww, "base = %r: a multiple of 0x%x below 0x%x (APB addr_w %d)" % (b, reggen.WINDOW, space, aw[0]))
         if b in bases or w["name"] in [x["name"] for x in out]:
             fail(ww, "name or base used twice")
         bases.add(b)
-        out.append(dict(name=w["name"], base=b, page=b // reggen.WINDOW))
+        out.append(dict(name=w["name"], block=blk, base=b, page=b // reggen.WINDOW))
     if not out:
         fail(where, "windows: at least one")
     return dict(list=out, addr_w=aw[0], pages=space // reggen.WINDOW)
