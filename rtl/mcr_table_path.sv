@@ -152,7 +152,9 @@ module mcr_table_path #(
     nflits = t3_pkt_pkg::data_flits(h);
     if (mal != MAL_NONE)             early = {1'b0, mal};
     else if (op[3] != CLASS)         early = D_WRONG_CLASS;
+    /* verilator lint_off CMPCONST */  // constant where PORTS + 1 is a power of two
     else if (32'(in_port_i) > PORTS) early = D_BAD_PORT;
+    /* verilator lint_on CMPCONST */
     else                             early = D_NONE;
     // ACK and READ_RSP go by dst in a region too; so does everything outside
     // one, and a PULL_RSP the reduction unit has reduced (to its requester).

@@ -289,10 +289,10 @@ module reduction_table_core #(
     assign cfg_error_o = 1'b0;
   end
 
+  // The readies, from state alone, apart from what reads the valids: a
+  // block that makes its valid from a ready (a switch's region table) sees
+  // no loop through this block.
   always_comb begin
-    valid      = {rsp_in_valid_i, req_in_valid_i};
-    flit_in[0] = req_in_flit_i;
-    flit_in[1] = rsp_in_flit_i;
     tmo_en     = !cfg_error_o && cfg_timeout_i != '0;
     reads_mem  = dp_mode_q == M_ADD || dp_mode_q == M_ADDO || dp_mode_q == M_EVICT;
     // A word a write 1..3 cycles old has not reached (it is in the adders).
@@ -306,6 +306,14 @@ module reduction_table_core #(
       // A stream in the data phase gives its data flits; one whose packet
       // waits in the next data phase nothing; else a header.
       ready[s] = rst_ni && (in_dp[s] ? !hazard : !in_dpn[s] && cfg_enable_i && !hv_q[s]);
+    end
+  end
+
+  always_comb begin
+    valid      = {rsp_in_valid_i, req_in_valid_i};
+    flit_in[0] = req_in_flit_i;
+    flit_in[1] = rsp_in_flit_i;
+    for (int s = 0; s < 2; s++) begin
       // valid && ready && !in_dp, written without the hazard it cannot see
       // (timing: synthesis kept the hazard's compare in front of the take,
       // and the take in front of the match registers)

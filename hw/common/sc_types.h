@@ -19,14 +19,11 @@ struct Tag {
   using type = T;
 };
 
-// The widths above 64 bits a pin may have: 128, 256 and 512 (a flit, a DRAM
-// burst: t3::Wide), and above that any multiple of 128 up to kPinMaxBits (a
-// flit per port of a switch). Each is its own sc_bv<N>, instantiated only for
-// fields that can hold it (with_port_type's MaxBits).
-inline bool wide_pin_width_ok(unsigned width) {
-  return width == 128 || width == 256 || width == 512 ||
-         (width > 512 && width <= kPinMaxBits && width % 128 == 0);
-}
+// The widths above 64 bits a pin may have: multiples of 128 up to
+// kPinMaxBits (a flit, a DRAM burst: t3::Wide, 512 bits; a flit per port of
+// a switch: a WideN). Each is its own sc_bv<N>, instantiated only for fields
+// that can hold it (with_port_type's MaxBits).
+inline bool wide_pin_width_ok(unsigned width) { return width % 128 == 0 && width <= kPinMaxBits; }
 
 inline std::string port_type_name(unsigned width) {
   if (width == 1) return "bool";
@@ -36,11 +33,18 @@ inline std::string port_type_name(unsigned width) {
 }
 
 namespace detail {
+// Calls f with sc_bv<w>, for w a multiple of 128 from N to MaxBits; false if
+// w is none of them.
 template <unsigned N, unsigned MaxBits, class F>
-void with_sc_bv(unsigned w, F& f) {
+bool with_sc_bv(unsigned w, F& f) {
   if constexpr (N <= MaxBits) {
-    if (w == N) return f(Tag<sc_dt::sc_bv<N>>{});
-    with_sc_bv<N + 128, MaxBits>(w, f);
+    if (w == N) {
+      f(Tag<sc_dt::sc_bv<N>>{});
+      return true;
+    }
+    return with_sc_bv<N + 128, MaxBits>(w, f);
+  } else {
+    return false;
   }
 }
 }  // namespace detail
@@ -54,21 +58,10 @@ void with_port_type(const PinInfo& pin, F&& f) {
   if (w == 1) return f(Tag<bool>{});
   if (w <= 32) return f(Tag<uint32_t>{});
   if (w <= 64) return f(Tag<uint64_t>{});
-  if (w <= MaxBits && wide_pin_width_ok(w)) {
-    if constexpr (MaxBits >= 128) {
-      if (w == 128) return f(Tag<sc_dt::sc_bv<128>>{});
-    }
-    if constexpr (MaxBits >= 256) {
-      if (w == 256) return f(Tag<sc_dt::sc_bv<256>>{});
-    }
-    if constexpr (MaxBits >= 512) {
-      if (w == 512) return f(Tag<sc_dt::sc_bv<512>>{});
-    }
-    if constexpr (MaxBits > 512) return detail::with_sc_bv<640, MaxBits>(w, f);
-  }
+  if (w <= MaxBits && wide_pin_width_ok(w) && detail::with_sc_bv<128, MaxBits>(w, f)) return;
   throw std::invalid_argument(std::string("pin ") + pin.name + " is " + std::to_string(w) +
-                              " bits wide; allowed: 1..64, 128, 256, 512, or a multiple of 128 "
-                              "up to " + std::to_string(std::min(MaxBits, kPinMaxBits)) +
+                              " bits wide; allowed: 1..64, or a multiple of 128 up to " +
+                              std::to_string(std::min(MaxBits, kPinMaxBits)) +
                               " (its field's capacity)");
 }
 

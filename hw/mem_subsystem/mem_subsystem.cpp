@@ -1,9 +1,9 @@
 #include "mem_subsystem/mem_subsystem.h"
 
 #include <stdexcept>
-#include <type_traits>
 
 #include "common/bits.h"
+#include "common/compose.h"
 
 namespace t3 {
 
@@ -97,18 +97,6 @@ MemSubsystem::Cmd MemSubsystem::command(const MemRequest& r) const {
   c.mask = r.mask;
   return c;
 }
-
-namespace {
-// One block in a cycle's wires: evaluated (eval(), a const block), or
-// evaluated and clocked in one call (step(): its core decides once, where an
-// eval() and a clock() each decided: the subsystem's model spent half its
-// time deciding twice).
-template <class Block, class In, class Out>
-void settle(Block& b, const In& i, Out& o) {
-  if constexpr (std::is_const_v<Block>) b.eval(i, o);
-  else b.step(i, o);
-}
-}  // namespace
 
 // The combinational part of a cycle, in the order the wires depend on each
 // other (rtl/mem_subsystem.sv has the same wires in one always_comb). A

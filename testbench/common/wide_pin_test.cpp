@@ -190,8 +190,9 @@ TEST(WidePins, PortTypeByWidthAndCapacity) {
   EXPECT_EQ(width_of(1024, C1024{}), 1024u);
   EXPECT_EQ(width_of(8192, C8192{}), 8192u);
   EXPECT_EQ(width_of(3968, C8192{}), 3968u);
+  EXPECT_EQ(width_of(384, C512{}), 384u);  // 3 ports of 16 B
   // Above the field's capacity, or no multiple of 128 above 64: named errors.
-  for (unsigned bad : {1152u, 700u, 384u}) {
+  for (unsigned bad : {1152u, 700u, 200u}) {
     try {
       width_of(bad, C1024{});
       FAIL() << bad << " bits were accepted";

@@ -32,28 +32,6 @@ uint32_t put(uint64_t v, uint32_t shift, uint32_t mask) { return uint32_t(v << s
 
 }  // namespace
 
-std::vector<ApbTransfer> region_writes(const McrRegion& r, bool add, bool remove) {
-  std::vector<ApbTransfer> w;
-  auto write = [&w](uint32_t addr, uint32_t data) { w.push_back({true, addr, data, 0xF}); };
-  write(T3_MCR_TABLE_A_RGN_IDX, put(r.idx, T3_MCR_TABLE_R_RGN_IDX_IDX_SHIFT, T3_MCR_TABLE_R_RGN_IDX_IDX_MASK));
-  write(T3_MCR_TABLE_A_RGN_BASE_LO, uint32_t(r.base));
-  write(T3_MCR_TABLE_A_RGN_BASE_HI,
-        put(r.base >> 32, T3_MCR_TABLE_R_RGN_BASE_HI_ADDR_SHIFT, T3_MCR_TABLE_R_RGN_BASE_HI_ADDR_MASK));
-  write(T3_MCR_TABLE_A_RGN_SIZE_LO, uint32_t(r.size));
-  write(T3_MCR_TABLE_A_RGN_SIZE_HI,
-        put(r.size >> 32, T3_MCR_TABLE_R_RGN_SIZE_HI_SIZE_SHIFT, T3_MCR_TABLE_R_RGN_SIZE_HI_SIZE_MASK));
-  write(T3_MCR_TABLE_A_RGN_PORTS, r.ports);
-  write(T3_MCR_TABLE_A_RGN_ATTR,
-        put(r.expect, T3_MCR_TABLE_R_RGN_ATTR_EXPECT_SHIFT, T3_MCR_TABLE_R_RGN_ATTR_EXPECT_MASK) |
-            put(r.home, T3_MCR_TABLE_R_RGN_ATTR_HOME_SHIFT, T3_MCR_TABLE_R_RGN_ATTR_HOME_MASK) |
-            put(r.root, T3_MCR_TABLE_R_RGN_ATTR_ROOT_SHIFT, T3_MCR_TABLE_R_RGN_ATTR_ROOT_MASK) |
-            put(r.red_op, T3_MCR_TABLE_R_RGN_ATTR_RED_OP_SHIFT, T3_MCR_TABLE_R_RGN_ATTR_RED_OP_MASK) |
-            put(r.dtype, T3_MCR_TABLE_R_RGN_ATTR_DTYPE_SHIFT, T3_MCR_TABLE_R_RGN_ATTR_DTYPE_MASK));
-  write(T3_MCR_TABLE_A_RGN_CMD, (add ? T3_MCR_TABLE_R_RGN_CMD_ADD_MASK : 0) |
-                                    (remove ? T3_MCR_TABLE_R_RGN_CMD_REMOVE_MASK : 0));
-  return w;
-}
-
 McrTableScoreboard::McrTableScoreboard(const McrTableParams& p) : p_(p), table_(p.regions) {
   out_[0].last = out_[1].last = p.ports;
 }

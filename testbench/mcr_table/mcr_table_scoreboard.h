@@ -48,6 +48,7 @@
 
 #include "apb_master.h"
 #include "complaints.h"
+#include "mcr_region.h"
 #include "common/packet.h"
 #include "mcr_table/mcr_table.h"
 #include "reg_shadow.h"
@@ -57,20 +58,6 @@ namespace t3::tb {
 using McrShadow = RegShadow<McrTableRegMap>;
 
 // A region as firmware states it.
-struct McrRegion {
-  unsigned idx = 0;
-  uint64_t base = 0, size = 0;
-  uint32_t ports = 0;
-  unsigned expect = 0, home = 0;
-  bool root = false;
-  unsigned red_op = 0, dtype = 0;
-};
-
-// The register writes that stage a region and the command word: RGN_IDX,
-// RGN_BASE_*, RGN_SIZE_*, RGN_PORTS, RGN_ATTR, then RGN_CMD (add, remove or
-// both bits as asked). Each field within its bits.
-std::vector<ApbTransfer> region_writes(const McrRegion& r, bool add, bool remove);
-
 // What the scoreboard saw, for the tests' coverage checks.
 struct McrCoverage {
   std::array<uint64_t, 16> kept_hit{}, kept_miss{};  // packets sent, by opcode
