@@ -259,8 +259,10 @@ module innet_switch #(
               if (left_q == LEN_W'(1)) own_q <= S_NONE;
             end
           end
-          // The response class's sources take turns at starting a packet.
-          if (k == 1 && own_q == S_NONE) tok_q <= !tok_q;
+          // The response class's sources take turns at starting a packet: the
+          // turn passes in every cycle the queue is between packets with room
+          // for one (as the model says why).
+          if (k == 1 && own_q == S_NONE && room_hdr) tok_q <= !tok_q;
         end
       end
     end

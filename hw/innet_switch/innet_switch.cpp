@@ -305,8 +305,13 @@ void InnetSwitch::edge(const InnetSwitchInputs& in, const Wires& w) {
             e.own = kNone;
           }
         }
-        // The response class's sources take turns at starting a packet.
-        if (k == 1 && free) e.tok = e.tok == kMcrIn ? kMcrOut : kMcrIn;
+        // The response class's sources take turns at starting a packet: the
+        // turn passes in every cycle the queue is between packets with room
+        // for one (its holder started one, or had its chance). Passing it
+        // in cycles without room would let the queue's draining time decide
+        // whose turn it is when room comes, the same source every time.
+        if (k == 1 && free && f.depth() - f.count() >= 1 + p_.max_len)
+          e.tok = e.tok == kMcrIn ? kMcrOut : kMcrIn;
       }
       f.clock(rst_n, push, flit, pop);
     }
