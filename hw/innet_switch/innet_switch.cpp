@@ -105,11 +105,7 @@ template <class Self>
 void InnetSwitch::wires(Self& self, const InnetSwitchInputs& in, Wires& w) {
   const InnetSwitchParams& p = self.p_;
   w.window = in.apb.paddr >> 12;
-  auto window_apb = [&](InnetSwitchWindow b, ApbRequest& a) {
-    a = in.apb;
-    a.psel = in.apb.psel && w.window == unsigned(b);
-    a.paddr = in.apb.paddr & (kRegWindowBytes - 1);
-  };
+  auto window_apb = [&](InnetSwitchWindow b, ApbRequest& a) { window_request(in.apb, unsigned(b), a); };
   for (unsigned k = 0; k < 2; ++k) {
     w.ready_in[k] = 0;
     for (unsigned q = 0; q < p.ports; ++q) w.ready_in[k] |= uint64_t(self.egress_ready(k, q, kMcrIn)) << q;
@@ -220,15 +216,7 @@ void InnetSwitch::outputs(const InnetSwitchInputs& in, const Wires& w, InnetSwit
     case unsigned(InnetSwitchWindow::mcr_out): sel = &w.mo_o.apb; break;
     default: break;
   }
-  o.apb = ApbResponse{};
-  o.apb.pready = true;
-  if (sel) {
-    o.apb.prdata = sel->prdata;
-    o.apb.pslverr = sel->pslverr;
-    o.apb.pready = sel->pready;
-  } else {
-    o.apb.pslverr = in.apb.access();  // no block's window: an address error
-  }
+  o.apb = window_response(in.apb, sel);
   o.intr = w.mi_o.intr || w.rt_o.intr || w.mo_o.intr;
   for (unsigned k = 0; k < 2; ++k) {
     uint32_t in_ready = 0, out_valid = 0;

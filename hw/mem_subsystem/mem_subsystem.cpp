@@ -107,11 +107,7 @@ MemSubsystem::Cmd MemSubsystem::command(const MemRequest& r) const {
 template <class Self>
 void MemSubsystem::wires(Self& self, const MemSubsystemInputs& in, Wires& w) {
   w.window = in.apb.paddr >> 12;
-  auto window_apb = [&](MemSubsystemWindow b, ApbRequest& a) {
-    a = in.apb;
-    a.psel = in.apb.psel && w.window == unsigned(b);
-    a.paddr = in.apb.paddr & (kRegWindowBytes - 1);
-  };
+  auto window_apb = [&](MemSubsystemWindow b, ApbRequest& a) { window_request(in.apb, unsigned(b), a); };
 
   // The DRAM queue's head to the near-bank ALU (zeros while it is empty).
   static const Cmd kNone{};
@@ -217,14 +213,7 @@ void MemSubsystem::outputs(const MemSubsystemInputs& in, const Wires& w, MemSubs
     case unsigned(MemSubsystemWindow::near_bank_alu): sel = &w.nba_o.apb; break;
     default: break;
   }
-  o.apb = ApbResponse{};
-  o.apb.pready = true;
-  if (sel) {
-    o.apb.prdata = sel->prdata;
-    o.apb.pslverr = sel->pslverr;
-  } else {
-    o.apb.pslverr = in.apb.access();  // no block's window: an address error
-  }
+  o.apb = window_response(in.apb, sel);
   o.intr = w.trk_o.intr || w.dma_o.intr || w.mca_o.intr || w.nba_o.intr;
   o.cmp_ready = w.mca_o.cmp_ready;
   o.com_ready = w.mca_o.com_ready;
