@@ -1,0 +1,594 @@
+#include "innet_endpoint/innet_endpoint.h"
+
+#include <algorithm>
+#include <stdexcept>
+#include <string>
+
+#include "common/compose.h"
+
+namespace t3 {
+
+using pkt::Op;
+
+const char* name(EpError e) {
+  switch (e) {
+    case EpError::none: return "none";
+    case EpError::malformed: return "malformed";
+    case EpError::no_window: return "no_window";
+    case EpError::wrong_op: return "wrong_op";
+    case EpError::not_home: return "not_home";
+    case EpError::overcount: return "overcount";
+    case EpError::wrong_dtype: return "wrong_dtype";
+  }
+  return "?";
+}
+
+DmaCreditParams InnetEndpointParams::dma_credit() const {
+  DmaCreditParams d;
+  d.ctrs = ctrs;
+  d.flit_w = flit_w;
+  d.max_len = max_len;
+  return d;
+}
+
+void InnetEndpointParams::validate() const {
+  validate_param_ranges(*this, "innet_endpoint");
+  dma_credit().validate();
+}
+
+namespace {
+const InnetEndpointParams& checked(const InnetEndpointParams& p) {
+  p.validate();
+  return p;
+}
+
+[[noreturn]] void window_error(unsigned i, const std::string& field, const std::string& what) {
+  throw std::invalid_argument("innet_endpoint window " + std::to_string(i) + ": " + field + " " + what);
+}
+
+std::string hex(uint64_t v) {
+  char b[24];
+  std::snprintf(b, sizeof b, "0x%llx", static_cast<unsigned long long>(v));
+  return b;
+}
+
+bool overlap(uint64_t a, uint64_t an, uint64_t b, uint64_t bn) { return a < b + bn && b < a + an; }
+}  // namespace
+
+uint64_t InnetEndpoint::SlotQueue::push(const Wide& f, bool ready) {
+  q.push_back(Slot{f, ready});
+  return head_seq + q.size() - 1;
+}
+
+void InnetEndpoint::SlotQueue::fill(uint64_t seq, const Wide& f) {
+  Slot& s = q.at(size_t(seq - head_seq));
+  s.flit = f;
+  s.ready = true;
+}
+
+InnetEndpoint::InnetEndpoint(const InnetEndpointParams& params)
+    : p_(checked(params)),
+      dc_(p_.dma_credit()),
+      mem_(p_.mem_bytes, p_.flit_w),
+      win_(p_.windows),
+      count_(p_.count_depth, 0),
+      clen_(p_.count_depth, 0),
+      ctr_(p_.ctrs) {
+  // Two packets in each queue: one leaving while the next is read.
+  txq_.cap = rspq_.cap = rx_cap_ = 2 * (1 + p_.max_len);
+}
+
+void InnetEndpoint::set_window(unsigned i, const EpWindow& w) {
+  if (i >= p_.windows)
+    window_error(i, "index", "is out of range: 0.." + std::to_string(p_.windows - 1) + " (WINDOWS)");
+  if (w.valid) {
+    const uint64_t fb = p_.flit_bytes(), mb = p_.mem_bytes;
+    if (w.bytes == 0 || w.bytes % fb)
+      window_error(i, "bytes", "= " + std::to_string(w.bytes) + ": a positive multiple of " + std::to_string(fb));
+    if (w.net_base % fb || w.net_base + w.bytes > (uint64_t{1} << pkt::kAddrW))
+      window_error(i, "net_base", "= " + hex(w.net_base) + ": a multiple of " + std::to_string(fb) +
+                                      " with net_base + bytes <= 2^48");
+    const std::pair<const char*, uint64_t> bufs[] = {{"src", w.src}, {"dst", w.dst}, {"merge", w.merge}};
+    for (const auto& [n, a] : bufs) {
+      if (a % fb || a > mb || w.bytes > mb - a)
+        window_error(i, n, "= " + hex(a) + ": a multiple of " + std::to_string(fb) + " with " + n +
+                               " + bytes <= " + hex(mb) + " (MEM_BYTES)");
+    }
+    const uint64_t lines = w.bytes / fb;
+    if (w.count_base > p_.count_depth || lines > p_.count_depth - w.count_base)
+      window_error(i, "count_base", "= " + std::to_string(w.count_base) + ": count_base + bytes / " +
+                                        std::to_string(fb) + " (" + std::to_string(lines) + ") <= " +
+                                        std::to_string(p_.count_depth) + " (COUNT_DEPTH)");
+    if (w.expect < 2)
+      window_error(i, "expect", "= " + std::to_string(w.expect) + ": 2..255 (the region's contributors)");
+    if (w.dtype > 2) window_error(i, "dtype", "= " + std::to_string(w.dtype) + ": 0..2 (fp16, bf16, fp32)");
+    // A home merges into its merge area while its own PUSHes may still read
+    // src: merging there would send merged lines as its contribution.
+    if (w.home && overlap(w.merge, w.bytes, w.src, w.bytes))
+      window_error(i, "merge", "= " + hex(w.merge) + " overlaps src " + hex(w.src) +
+                                   ": a home merges outside its contribution");
+    for (unsigned j = 0; j < p_.windows; ++j) {
+      const EpWindow& o = win_[j];
+      if (j == i || !o.valid) continue;
+      if (overlap(w.net_base, w.bytes, o.net_base, o.bytes))
+        window_error(i, "net_base", "range overlaps window " + std::to_string(j) + "'s");
+      if (overlap(w.count_base, lines, o.count_base, o.bytes / fb))
+        window_error(i, "count_base", "range overlaps window " + std::to_string(j) + "'s counters");
+    }
+  }
+  win_[i] = w;
+}
+
+int InnetEndpoint::find_window(uint64_t a, unsigned len) const {
+  const uint64_t n = uint64_t(len) * p_.flit_bytes();
+  for (unsigned i = 0; i < p_.windows; ++i) {
+    const EpWindow& w = win_[i];
+    if (w.valid && a >= w.net_base && a - w.net_base + n <= w.bytes) return int(i);
+  }
+  return -1;
+}
+
+uint8_t InnetEndpoint::counter_of(uint64_t a) const {
+  for (unsigned c = 0; c < p_.ctrs; ++c)
+    if (ctr_[c].live && a >= ctr_[c].lo && a < ctr_[c].hi) return uint8_t(c);
+  return 0xFF;  // past CTRS: the DMA credit controller counts a stray
+}
+
+bool InnetEndpoint::idle() const {
+  return txq_.q.empty() && rspq_.q.empty() && rxq_[0].empty() && rxq_[1].empty() && resq_.empty() &&
+         tx_.left == 0 && pull_.left == 0 && pull_.drop == 0 && rx_.mode == Rx::kIdle && fin_.empty() &&
+         homeq_.empty() && !home_.busy && sweep_pending_ == 0 && inflight_.empty();
+}
+
+unsigned InnetEndpoint::open_lines() const {
+  return unsigned(std::count_if(count_.begin(), count_.end(), [](uint8_t c) { return c != 0; }));
+}
+
+void InnetEndpoint::reset() {
+  txq_.q.clear();
+  rspq_.q.clear();
+  txq_.head_seq = rspq_.head_seq = 0;
+  rxq_[0].clear();
+  rxq_[1].clear();
+  resq_.clear();
+  resq_reserved_ = fin_reserved_ = 0;
+  tx_ = Tx{};
+  pull_ = PullAns{};
+  rx_ = Rx{};
+  fin_.clear();
+  homeq_.clear();
+  home_ = Home{};
+  sweep_pending_ = 0;
+  sweep_at_ = 0;
+  inflight_.clear();
+  std::fill(count_.begin(), count_.end(), 0);
+  for (CtrRange& c : ctr_) c = CtrRange{};
+}
+
+void InnetEndpoint::drop(EpError e) {
+  ++st_.dropped;
+  last_err_ = e;
+}
+
+void InnetEndpoint::mem_read(uint64_t addr, const ReadTag& t) {
+  ++ops_;
+  ++st_.mem_reads;
+  inflight_.push_back(InFlight{now_ + p_.mem_lat, t, mem_.read(addr)});
+}
+
+void InnetEndpoint::mem_write(uint64_t addr, const Wide& d) {
+  ++ops_;
+  ++st_.mem_writes;
+  mem_.write(addr, d);
+}
+
+void InnetEndpoint::mem_add(uint64_t addr, const Wide& d, uint8_t dtype) {
+  ++ops_;
+  ++st_.mem_adds;
+  mem_.add(addr, d, dtype);
+}
+
+void InnetEndpoint::deliver(const ReadTag& t, const Wide& d) {
+  switch (t.who) {
+    case kTx: txq_.fill(t.seq, d); break;
+    case kPull: rspq_.fill(t.seq, d); break;
+    case kHome:
+      rspq_.fill(t.seq, d);
+      if (home_.echo_left) home_.echo.push_back(d);
+      break;
+    case kFinal: {
+      FinalLine& f = fin_.at(size_t((t.seq >> 8) - fin_head_seq_));
+      f.data[t.seq & 0xFF] = d;
+      f.got[t.seq & 0xFF] = true;
+      break;
+    }
+  }
+}
+
+void InnetEndpoint::accept_descriptor(const Wide& hw, uint64_t local) {
+  const pkt::Header h = pkt::unpack(hw);
+  txq_.push(hw, true);
+  if (h.op == uint8_t(Op::push)) {
+    tx_.left = h.len;
+    tx_.addr = local;
+    tx_.seq = txq_.head_seq + txq_.q.size();
+    for (unsigned i = 0; i < h.len; ++i) txq_.push(Wide{}, false);
+    ++st_.pushes;
+  } else {
+    ++st_.pulls;
+  }
+  if (h.ctr < p_.ctrs) {
+    CtrRange& c = ctr_[h.ctr];
+    const uint64_t end = h.addr + uint64_t(h.len) * p_.flit_bytes();
+    if (!c.live) c = CtrRange{true, h.addr, end};
+    c.lo = std::min(c.lo, h.addr);
+    c.hi = std::max(c.hi, end);
+  }
+}
+
+void InnetEndpoint::step_tx() {
+  if (tx_.left && mem_free()) {
+    mem_read(tx_.addr, ReadTag{kTx, tx_.seq++});
+    tx_.addr += p_.flit_bytes();
+    --tx_.left;
+  }
+}
+
+// A PULL from another GPU: answered with this GPU's data for the line.
+void InnetEndpoint::step_pull() {
+  std::deque<Wide>& q = rxq_[0];
+  if (pull_.drop) {
+    if (!q.empty()) {
+      q.pop_front();
+      --pull_.drop;
+    }
+    return;
+  }
+  if (pull_.left) {
+    if (mem_free()) {
+      mem_read(pull_.addr, ReadTag{kPull, pull_.seq++});
+      pull_.addr += p_.flit_bytes();
+      --pull_.left;
+    }
+    return;
+  }
+  if (q.empty()) return;
+  const pkt::Header h = pkt::unpack(q.front());
+  EpError e = EpError::none;
+  int w = -1;
+  if (pkt::check(h, p_.max_len, p_.flit_w) != pkt::Malformed::none) e = EpError::malformed;
+  else if (h.op != uint8_t(Op::pull)) e = EpError::wrong_op;
+  else if ((w = find_window(h.addr, h.len)) < 0) e = EpError::no_window;
+  else if (h.dtype != win_[unsigned(w)].dtype) e = EpError::wrong_dtype;
+  if (e != EpError::none) {
+    drop(e);
+    q.pop_front();
+    pull_.drop = pkt::wire_flits(h) - 1;
+    return;
+  }
+  if (rspq_.room() < 1u + h.len) return;
+  q.pop_front();
+  const EpWindow& win = win_[unsigned(w)];
+  pkt::Header r;
+  r.op = uint8_t(Op::pull_rsp);
+  r.dtype = h.dtype;
+  r.len = h.len;
+  r.src = node_;
+  r.dst = h.src;  // the requester
+  r.count = 1;
+  r.ctr = h.ctr;  // echoed: the requester's counter
+  r.addr = h.addr;
+  rspq_.push(pkt::pack(r), true);
+  pull_.seq = rspq_.head_seq + rspq_.q.size();
+  for (unsigned i = 0; i < h.len; ++i) rspq_.push(Wide{}, false);
+  pull_.left = h.len;
+  pull_.addr = win.src + (h.addr - win.net_base);
+  ++st_.pull_answers;
+}
+
+// A response's header: what its data flits will do.
+void InnetEndpoint::take_response_header() {
+  std::deque<Wide>& q = rxq_[1];
+  const pkt::Header h = pkt::unpack(q.front());
+  EpError e = EpError::none;
+  int w = -1;
+  const bool known = h.op == uint8_t(Op::result) || h.op == uint8_t(Op::pull_rsp) || h.op == uint8_t(Op::partial);
+  if (pkt::check(h, p_.max_len, p_.flit_w) != pkt::Malformed::none) e = EpError::malformed;
+  else if (!known) e = EpError::wrong_op;
+  else if ((w = find_window(h.addr, h.len)) < 0) e = EpError::no_window;
+  else if (h.dtype != win_[unsigned(w)].dtype) e = EpError::wrong_dtype;
+  else if (h.op == uint8_t(Op::partial) && !win_[unsigned(w)].home) e = EpError::not_home;
+  const EpWindow* win = w >= 0 ? &win_[unsigned(w)] : nullptr;
+  const uint64_t off = win ? h.addr - win->net_base : 0;
+  const uint32_t line = win ? uint32_t(win->count_base + off / p_.flit_bytes()) : 0;
+  // Contributions the line may hold: a pull's requester holds its own (the
+  // PULL's count 1, docs/blocks/dma_credit.md), a home all of them.
+  const unsigned need = win ? (h.op == uint8_t(Op::pull_rsp) ? win->expect - 1u : win->expect) : 0;
+  if (e == EpError::none && h.op != uint8_t(Op::result) && (h.count == 0 || count_[line] + h.count > need))
+    e = EpError::overcount;
+  if (e != EpError::none) {
+    drop(e);
+    q.pop_front();
+    rx_ = Rx{};
+    rx_.left = pkt::wire_flits(h) - 1;
+    rx_.mode = rx_.left ? Rx::kDrop : Rx::kIdle;
+    return;
+  }
+  Rx r;
+  r.hdr = h;
+  r.win = unsigned(w);
+  r.line = line;
+  r.left = h.len;
+  r.dtype = h.dtype;
+  if (h.op == uint8_t(Op::result)) {
+    if (!resq_room()) return;  // waits: the DMA credit controller takes results as it can
+    ++resq_reserved_;
+    r.mode = Rx::kWrite;
+    r.addr = win->dst + off;
+    r.after = Rx::kResult;
+    ++st_.results;
+  } else {
+    const unsigned c = count_[line] + h.count;
+    const bool whole = c == need;
+    if (h.op == uint8_t(Op::pull_rsp)) {
+      if (whole) {
+        if (fin_.size() + fin_reserved_ >= fin_cap_) return;
+        ++fin_reserved_;
+      }
+      r.addr = win->dst + off;
+      r.after = whole ? Rx::kFinal : Rx::kNothing;
+      ++st_.pull_rsps;
+    } else {
+      r.addr = win->merge + off;
+      r.after = whole ? Rx::kHomeDone : Rx::kNothing;
+      clen_[line] = h.len;
+      ++st_.partials;
+    }
+    r.mode = Rx::kMerge;
+    r.first = count_[line] == 0;
+    count_[line] = uint8_t(c);
+  }
+  q.pop_front();
+  rx_ = r;
+}
+
+void InnetEndpoint::finish_rx() {
+  const EpWindow& win = win_[rx_.win];
+  const uint64_t off = rx_.hdr.addr - win.net_base;
+  switch (rx_.after) {
+    case Rx::kNothing: break;
+    case Rx::kResult: {
+      pkt::Header r = rx_.hdr;
+      r.ctr = counter_of(r.addr);
+      --resq_reserved_;
+      resq_.push_back(r);
+      break;
+    }
+    case Rx::kFinal: {
+      FinalLine f;
+      f.src = win.src + off;
+      f.dst = win.dst + off;
+      f.len = rx_.hdr.len;
+      f.dtype = rx_.dtype;
+      f.res = rx_.hdr;
+      f.data.resize(f.len);
+      f.got.assign(f.len, false);
+      --fin_reserved_;
+      fin_.push_back(std::move(f));
+      count_[rx_.line] = 0;
+      break;
+    }
+    case Rx::kHomeDone:
+      // While lines wait for the sweep, every line completed goes there too
+      // (the sweep finds each line once).
+      if (sweep_pending_ == 0 && homeq_.size() < p_.home_q) homeq_.push_back(HomeLine{rx_.win, rx_.line, rx_.hdr.len});
+      else ++sweep_pending_;
+      break;
+  }
+  rx_ = Rx{};
+}
+
+void InnetEndpoint::step_rx() {
+  std::deque<Wide>& q = rxq_[1];
+  switch (rx_.mode) {
+    case Rx::kIdle:
+      if (!q.empty()) take_response_header();
+      return;
+    case Rx::kDrop:
+      if (!q.empty()) {
+        q.pop_front();
+        if (--rx_.left == 0) rx_ = Rx{};
+      }
+      return;
+    case Rx::kWrite:
+    case Rx::kMerge:
+      if (q.empty() || !mem_free()) return;
+      if (rx_.mode == Rx::kWrite || rx_.first) mem_write(rx_.addr, q.front());
+      else mem_add(rx_.addr, q.front(), rx_.dtype);
+      q.pop_front();
+      rx_.addr += p_.flit_bytes();
+      if (--rx_.left == 0) finish_rx();
+      return;
+  }
+}
+
+// A pulled line: the requester's own data read and added (after every
+// response's merge: it starts once they are all issued).
+void InnetEndpoint::step_final() {
+  for (size_t i = 0; i < fin_.size() && mem_free(); ++i) {
+    FinalLine& f = fin_[i];
+    if (f.read < f.len) {
+      mem_read(f.src + uint64_t(f.read) * p_.flit_bytes(), ReadTag{kFinal, (fin_head_seq_ + i) << 8 | f.read});
+      ++f.read;
+      break;
+    }
+  }
+  if (fin_.empty()) return;
+  FinalLine& f = fin_.front();
+  if (f.added < f.len && f.got[f.added] && mem_free()) {
+    mem_add(f.dst + uint64_t(f.added) * p_.flit_bytes(), f.data[f.added], f.dtype);
+    ++f.added;
+  }
+  if (f.added == f.len && resq_room()) {
+    resq_.push_back(f.res);
+    fin_.pop_front();
+    ++fin_head_seq_;
+  }
+}
+
+bool InnetEndpoint::next_home_line(HomeLine& l) {
+  if (!homeq_.empty()) {
+    l = homeq_.front();
+    return true;
+  }
+  if (sweep_pending_ == 0) return false;
+  // One counter a cycle: a line whose count is its window's whole.
+  const uint32_t i = sweep_at_;
+  for (unsigned w = 0; w < p_.windows; ++w) {
+    const EpWindow& win = win_[w];
+    const uint64_t lines = win.bytes / p_.flit_bytes();
+    if (win.valid && win.home && i >= win.count_base && i < win.count_base + lines && count_[i] == win.expect) {
+      l = HomeLine{w, i, clen_[i]};
+      return true;
+    }
+  }
+  sweep_at_ = (sweep_at_ + 1) % p_.count_depth;
+  return false;
+}
+
+// The home: a line merged whole leaves as a RESULT to the other GPUs (the
+// region table multicasts it to every participant but the ingress port),
+// is copied to the home's own dst when that is not the merge area, and
+// completes the home's own request.
+void InnetEndpoint::step_home() {
+  Home& h = home_;
+  if (!h.busy) {
+    HomeLine l;
+    if (!next_home_line(l)) return;
+    if (rspq_.room() < 1u + l.len || !resq_room()) return;
+    if (!homeq_.empty()) homeq_.pop_front();
+    else {
+      --sweep_pending_;
+      ++st_.home_sweeps;
+      sweep_at_ = (sweep_at_ + 1) % p_.count_depth;
+    }
+    const EpWindow& win = win_[l.win];
+    const uint64_t off = uint64_t(l.line - win.count_base) * p_.flit_bytes();
+    pkt::Header r;
+    r.op = uint8_t(Op::result);
+    r.dtype = win.dtype;
+    r.len = uint8_t(l.len);
+    r.src = node_;
+    r.count = win.expect;
+    r.addr = win.net_base + off;
+    rspq_.push(pkt::pack(r), true);
+    h = Home{};
+    h.busy = true;
+    h.l = l;
+    h.seq = rspq_.head_seq + rspq_.q.size();
+    for (unsigned i = 0; i < l.len; ++i) rspq_.push(Wide{}, false);
+    h.left = l.len;
+    h.addr = win.merge + off;
+    h.echo_left = win.merge != win.dst ? l.len : 0;
+    h.echo_addr = win.dst + off;
+    ++resq_reserved_;
+    return;
+  }
+  if (h.left && mem_free()) {
+    mem_read(h.addr, ReadTag{kHome, h.seq++});
+    h.addr += p_.flit_bytes();
+    --h.left;
+  }
+  if (!h.echo.empty() && mem_free()) {
+    mem_write(h.echo_addr, h.echo.front());
+    h.echo.pop_front();
+    h.echo_addr += p_.flit_bytes();
+    --h.echo_left;
+  }
+  if (h.left == 0 && h.echo_left == 0) {
+    const EpWindow& win = win_[h.l.win];
+    pkt::Header r;
+    r.op = uint8_t(Op::result);
+    r.dtype = win.dtype;
+    r.len = uint8_t(h.l.len);
+    r.count = win.expect;
+    r.addr = win.net_base + uint64_t(h.l.line - win.count_base) * p_.flit_bytes();
+    r.ctr = counter_of(r.addr);
+    --resq_reserved_;
+    resq_.push_back(r);
+    count_[h.l.line] = 0;
+    ++st_.home_results;
+    h = Home{};
+  }
+}
+
+void InnetEndpoint::step(const InnetEndpointInputs& in, InnetEndpointOutputs& o) {
+  o = InnetEndpointOutputs{};
+  // The DMA credit controller on its pins: the processor's, and the
+  // endpoint's state (descriptors taken when tx can read a whole packet).
+  DmaCreditInputs& d = dci_;
+  d.rst_n = in.rst_n;
+  window_request(in.apb, 0, d.apb);
+  d.cmd_valid = in.cmd_valid;
+  d.cmd_local_addr = in.cmd_local_addr;
+  d.cmd_net_addr = in.cmd_net_addr;
+  d.cmd_len = in.cmd_len;
+  d.cmd_red_op = in.cmd_red_op;
+  d.cmd_dtype = in.cmd_dtype;
+  d.cmd_pull = in.cmd_pull;
+  d.cmd_src = in.cmd_src;
+  d.cmd_dst = in.cmd_dst;
+  d.cmd_tag = in.cmd_tag;
+  d.pkt_ready = in.rst_n && tx_.left == 0 && txq_.room() >= 1u + p_.max_len;
+  d.res_valid = in.rst_n && !resq_.empty();
+  d.res_hdr = d.res_valid ? pkt::pack(resq_.front()) : Wide{};
+  dc_.step(d, dco_);
+  o.apb = window_response(in.apb, (in.apb.paddr >> 12) == 0 ? &dco_.apb : nullptr);
+  o.intr = dco_.intr;
+  o.cmd_ready = dco_.cmd_ready;
+  o.cpl_wr = dco_.cpl_wr;
+  o.cpl_status = dco_.cpl_status;
+  o.cpl_ctr = dco_.cpl_ctr;
+  o.cpl_tag = dco_.cpl_tag;
+  ++now_;
+  if (!in.rst_n) {  // nothing taken or given in reset
+    reset();
+    return;
+  }
+  o.req_in_ready = rxq_[0].size() < rx_cap_;
+  o.rsp_in_ready = rxq_[1].size() < rx_cap_;
+  o.req_out_valid = txq_.head_ready();
+  if (o.req_out_valid) o.req_out_flit = txq_.q.front().flit;
+  o.rsp_out_valid = rspq_.head_ready();
+  if (o.rsp_out_valid) o.rsp_out_flit = rspq_.q.front().flit;
+
+  // The edge. Reads due now reach their readers; the engines act on the
+  // state before this edge, the responses' first (they free the network).
+  while (!inflight_.empty() && inflight_.front().due < now_) {
+    deliver(inflight_.front().tag, inflight_.front().data);
+    inflight_.pop_front();
+  }
+  ops_ = 0;
+  step_rx();
+  step_home();
+  step_final();
+  step_pull();
+  step_tx();
+  if (o.req_out_valid && in.req_out_ready) {
+    txq_.q.pop_front();
+    ++txq_.head_seq;
+  }
+  if (o.rsp_out_valid && in.rsp_out_ready) {
+    rspq_.q.pop_front();
+    ++rspq_.head_seq;
+  }
+  if (in.req_in_valid && o.req_in_ready) rxq_[0].push_back(in.req_in_flit);
+  if (in.rsp_in_valid && o.rsp_in_ready) rxq_[1].push_back(in.rsp_in_flit);
+  if (d.res_valid && dco_.res_ready) resq_.pop_front();
+  // A counter's range ends with its request (OK or TIMEOUT: the codes that
+  // name a counter that was allocated).
+  if (dco_.cpl_wr && dco_.cpl_status <= 1 && dco_.cpl_ctr < p_.ctrs) ctr_[dco_.cpl_ctr].live = false;
+  if (dco_.pkt_valid && d.pkt_ready) accept_descriptor(dco_.pkt_hdr, dco_.pkt_local_addr);
+}
+
+}  // namespace t3

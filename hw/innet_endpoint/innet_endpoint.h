@@ -1,0 +1,287 @@
+// A GPU's side of the in-network fabric (ISCA 2020 in-network collectives
+// paper, §IV, the endpoint's DMA and its controller), cycle model. Plain C++:
+// no SystemC here.
+//
+// The DMA credit controller (docs/blocks/dma_credit.md) turns the
+// processor's reduction requests into packet descriptors under its credits
+// and injection limit; the endpoint's engines around it do the memory side:
+//   tx     reads a PUSH's data from local memory and sends the packet (a
+//          PULL goes as its header);
+//   pull   answers a PULL from another GPU with its own data (PULL_RSP);
+//   rx     takes the responses: a RESULT is written to the buffer it
+//          completes; PULL_RSPs are merged into the requester's buffer
+//          (the first stored, the others added) until their contributions
+//          and its own make the region's count; PARTIALs are merged at the
+//          region's home the same way (the paper: "partial [sent to the
+//          home] gpu [which] reduces [and] multicasts");
+//   final  adds the requester's own contribution to a pulled line;
+//   home   sends a line the home has merged whole as a RESULT to the
+//          region's other GPUs, and completes its own request.
+// Memory's add (op-and-store) is the near-bank ALU's (T3 §4.3): merges never
+// read, modify and write in the endpoint, so two merges of one line cannot
+// race. A result goes to the DMA credit controller as the header of the
+// line it completes, with the counter that asked for it: a RESULT is
+// matched by address against the counters' ranges (a multicast cannot carry
+// every GPU's counter id), a PULL_RSP carries its own.
+//
+// Deadlock: a response that makes a response (a PARTIAL completing a line
+// whose RESULT the home sends) must not wait for it: a completed line waits
+// in HOME_Q or, when that is full, in its counter (a sweep finds it), and
+// the response stream is never held for the home's output. Every read
+// reserves the room its data will need before it is issued, so the memory's
+// answers never wait.
+//
+// Per clock: step() gives the outputs for the current state and inputs and
+// advances the state as the rising edge does. docs/blocks/innet_endpoint.md
+// says what is not yet built (its RTL and registers).
+#pragma once
+
+#include <cstdint>
+#include <deque>
+#include <string>
+#include <vector>
+
+#include "common/apb.h"
+#include "common/packet.h"
+#include "common/params.h"
+#include "common/wide.h"
+#include "dma_credit/dma_credit.h"
+#include "innet_endpoint/local_memory.h"
+
+namespace t3 {
+
+struct InnetEndpointParams {
+#define T3_PARAMS_DEF "innet_endpoint/innet_endpoint_params.def"
+#define T3_PARAMS_SELF InnetEndpointParams
+#include "common/param_struct.inc"
+
+  unsigned flit_bytes() const { return flit_w / 8; }
+  DmaCreditParams dma_credit() const;
+  // Throws std::invalid_argument naming the parameter and its range.
+  void validate() const;
+};
+
+// A translation window: a region's network range and what this GPU keeps
+// for it in local memory (the paper's endpoint translates the network
+// address, "ATS"). Programmed by the endpoint driver before a reduction.
+struct EpWindow {
+  bool valid = false;
+  uint64_t net_base = 0;  // the region's range [net_base, net_base + bytes)
+  uint64_t bytes = 0;
+  uint64_t src = 0;    // this GPU's contribution (read for a PUSH or a PULL's answer)
+  uint64_t dst = 0;    // where the reduced buffer goes
+  uint64_t merge = 0;  // the home's merge area (home only; may be dst when dst != src)
+  uint32_t count_base = 0;  // its first contribution counter (bytes / FLIT_W*8 of them)
+  uint8_t expect = 0;       // the region's contributors
+  uint8_t dtype = 0;        // 0 fp16, 1 bf16, 2 fp32
+  bool home = false;        // this GPU is the region's home
+};
+
+struct InnetEndpointInputs {
+  bool rst_n = true;
+  ApbRequest apb;  // the DMA credit controller's registers (window 0)
+  // The processor's request port (the DMA credit controller's cmd_*).
+  bool cmd_valid = false;
+  uint64_t cmd_local_addr = 0, cmd_net_addr = 0;
+  uint32_t cmd_len = 0;
+  uint8_t cmd_red_op = 0, cmd_dtype = 0;
+  bool cmd_pull = false;
+  uint8_t cmd_src = 0, cmd_dst = 0, cmd_tag = 0;
+  // The fabric port: a stream per class each way (docs/packet.md).
+  bool req_in_valid = false, rsp_in_valid = false;
+  Wide req_in_flit, rsp_in_flit;
+  bool req_out_ready = false, rsp_out_ready = false;
+};
+
+struct InnetEndpointOutputs {
+  ApbResponse apb;
+  bool intr = false;
+  bool cmd_ready = false;
+  bool cpl_wr = false;  // a completion record written (the DMA credit controller's cpl_*)
+  uint8_t cpl_status = 0, cpl_ctr = 0, cpl_tag = 0;
+  bool req_in_ready = false, rsp_in_ready = false;
+  bool req_out_valid = false, rsp_out_valid = false;
+  Wide req_out_flit, rsp_out_flit;  // 0 while the valid is low
+};
+
+// What the endpoint counted (its status, read by the driver).
+struct InnetEndpointStats {
+  uint64_t pushes = 0, pulls = 0;          // packets sent from the DMA credit controller's descriptors
+  uint64_t pull_answers = 0;               // PULL_RSPs sent for other GPUs' PULLs
+  uint64_t results = 0;                    // RESULTs taken
+  uint64_t pull_rsps = 0;                  // PULL_RSPs taken (merged)
+  uint64_t partials = 0;                   // PARTIALs merged (home)
+  uint64_t home_results = 0;               // RESULTs the home sent
+  uint64_t home_sweeps = 0;                // completed lines found by the sweep (HOME_Q was full)
+  uint64_t dropped = 0;                    // packets dropped: see last_error
+  uint64_t mem_reads = 0, mem_writes = 0, mem_adds = 0;
+};
+
+// Why a packet was dropped (InnetEndpoint::last_error()).
+enum class EpError : uint8_t {
+  none = 0,
+  malformed = 1,     // docs/packet.md's checks failed
+  no_window = 2,     // the address is in no valid window
+  wrong_op = 3,      // an opcode the endpoint does not take on that stream
+  not_home = 4,      // a PARTIAL for a window whose home is elsewhere
+  overcount = 5,     // contributions past the region's count
+  wrong_dtype = 6,   // a reduction of another type than the window's
+};
+const char* name(EpError e);
+
+class InnetEndpoint {
+ public:
+  explicit InnetEndpoint(const InnetEndpointParams& params);
+
+  const InnetEndpointParams& params() const { return p_; }
+  void step(const InnetEndpointInputs& in, InnetEndpointOutputs& out);
+
+  // Throws std::invalid_argument naming the field and its allowed range;
+  // a refused window changes nothing.
+  void set_window(unsigned i, const EpWindow& w);
+  // This GPU's port number: the src of the RESULTs its home sends.
+  void set_node(uint8_t node) { node_ = node; }
+  const EpWindow& window(unsigned i) const { return win_.at(i); }
+
+  // The DMA credit controller's registers, as a TLM-2.0 target reaches them.
+  RegStatus tlm_write(uint32_t offset, uint32_t data) { return dc_.tlm_write(offset, data); }
+  RegStatus tlm_read(uint32_t offset, uint32_t& data) const { return dc_.tlm_read(offset, data); }
+
+  LocalMemory& memory() { return mem_; }
+  const LocalMemory& memory() const { return mem_; }
+  const DmaCredit& dma_credit() const { return dc_; }
+  const InnetEndpointStats& stats() const { return st_; }
+  EpError last_error() const { return last_err_; }
+  // Nothing in flight inside the endpoint (queues, engines, memory).
+  bool idle() const;
+  // Lines whose contribution counter is not zero (a merge not finished).
+  unsigned open_lines() const;
+
+ private:
+  // An output queue whose slots are taken in packet order and whose data
+  // slots are filled when the memory answers (by the slot's number).
+  struct SlotQueue {
+    struct Slot {
+      Wide flit;
+      bool ready = false;
+    };
+    std::deque<Slot> q;
+    uint64_t head_seq = 0;  // the number of q.front()
+    unsigned cap = 0;
+    unsigned room() const { return cap - unsigned(q.size()); }
+    uint64_t push(const Wide& f, bool ready);
+    void fill(uint64_t seq, const Wide& f);
+    bool head_ready() const { return !q.empty() && q.front().ready; }
+  };
+  // Who a memory read answers (where its data goes).
+  enum Reader : uint8_t { kTx, kPull, kFinal, kHome };
+  struct ReadTag {
+    Reader who;
+    uint64_t seq;  // the slot (tx, pull, home) or the final queue's entry
+  };
+  struct Tx {  // the PUSH being read
+    unsigned left = 0;
+    uint64_t addr = 0, seq = 0;
+  };
+  struct PullAns {  // the PULL being answered
+    unsigned left = 0, drop = 0;
+    uint64_t addr = 0, seq = 0;
+  };
+  struct Rx {  // the response whose data flits are coming
+    enum Mode : uint8_t { kIdle, kDrop, kWrite, kMerge } mode = kIdle;
+    unsigned left = 0;
+    uint64_t addr = 0;       // local address of the next flit
+    bool first = false;      // the line's first contribution: stored, not added
+    uint8_t dtype = 0;
+    pkt::Header hdr;         // as received
+    unsigned win = 0;
+    uint32_t line = 0;       // the counter
+    enum After : uint8_t { kNothing, kResult, kFinal, kHomeDone } after = kNothing;
+  };
+  struct FinalLine {  // a pulled line that needs the requester's own data added
+    uint64_t src = 0, dst = 0;
+    unsigned len = 0, read = 0, added = 0;
+    uint8_t dtype = 0;
+    pkt::Header res;  // for the DMA credit controller once added
+    std::vector<Wide> data;
+    std::vector<bool> got;
+  };
+  struct HomeLine {
+    unsigned win = 0;
+    uint32_t line = 0;
+    unsigned len = 0;
+  };
+  struct Home {  // the completed line being sent
+    bool busy = false;
+    HomeLine l;
+    unsigned left = 0, echo_left = 0;
+    uint64_t addr = 0, seq = 0;
+    std::deque<Wide> echo;  // data for the home's own dst (merge != dst)
+    uint64_t echo_addr = 0;
+  };
+
+  int find_window(uint64_t net_addr, unsigned len) const;
+  uint8_t counter_of(uint64_t net_addr) const;  // 0xFF: none
+  void reset();
+  void take_response_header();
+  void take_request_header();
+  void deliver(const ReadTag& t, const Wide& data);
+  bool mem_free() const { return ops_ < p_.mem_ops; }
+  void mem_read(uint64_t addr, const ReadTag& t);
+  void mem_write(uint64_t addr, const Wide& d);
+  void mem_add(uint64_t addr, const Wide& d, uint8_t dtype);
+  void accept_descriptor(const Wide& hdr, uint64_t local);
+  void step_tx();
+  void step_pull();
+  void step_rx();
+  void finish_rx();
+  void step_final();
+  void step_home();
+  bool resq_room() const { return resq_.size() + resq_reserved_ < resq_cap_; }
+  void drop(EpError e);
+  bool next_home_line(HomeLine& l);
+
+  InnetEndpointParams p_;
+  DmaCredit dc_;
+  LocalMemory mem_;
+  std::vector<EpWindow> win_;
+  std::vector<uint8_t> count_, clen_;  // per flit: contributions, the line's flits
+  // Per counter of the DMA credit controller: the network range its request
+  // covers (a RESULT is matched to it by address).
+  struct CtrRange {
+    bool live = false;
+    uint64_t lo = 0, hi = 0;
+  };
+  std::vector<CtrRange> ctr_;
+  SlotQueue txq_, rspq_;
+  std::deque<Wide> rxq_[2];  // [0] requests in, [1] responses in
+  unsigned rx_cap_ = 0;
+  std::deque<pkt::Header> resq_;  // results for the DMA credit controller
+  unsigned resq_cap_ = 4, resq_reserved_ = 0;
+  Tx tx_;
+  PullAns pull_;
+  Rx rx_;
+  std::deque<FinalLine> fin_;
+  uint64_t fin_head_seq_ = 0;
+  unsigned fin_cap_ = 4;
+  std::deque<HomeLine> homeq_;
+  uint64_t sweep_pending_ = 0;
+  uint32_t sweep_at_ = 0;
+  Home home_;
+  struct InFlight {
+    uint64_t due;
+    ReadTag tag;
+    Wide data;
+  };
+  std::deque<InFlight> inflight_;  // reads whose data are on their way
+  uint64_t now_ = 0;
+  unsigned ops_ = 0;  // memory operations issued in this cycle
+  unsigned fin_reserved_ = 0;
+  uint8_t node_ = 0;
+  InnetEndpointStats st_;
+  EpError last_err_ = EpError::none;
+  DmaCreditInputs dci_;
+  DmaCreditOutputs dco_;
+};
+
+}  // namespace t3

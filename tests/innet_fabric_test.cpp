@@ -1,0 +1,344 @@
+// The fabric with real data (issue 22): all-reduces of fp16, bf16 and fp32
+// buffers through the switch and endpoint cycle models, push and pull, on
+// 4 and 8 GPUs, with LRU evictions, timeouts and a straggler; each checked
+// against a reference computed here, apart from both models:
+// - exact where every order of the additions gives the same sum (small
+//   integers: every partial sum is a value of the type);
+// - otherwise within the bound of any order's rounding: n - 1 additions,
+//   each rounded to the type (unit roundoff u), in any order, are within
+//   gamma(n - 1) * sum(|x_i|) of the exact sum, gamma(k) = k u / (1 - k u)
+//   (Higham, "Accuracy and Stability of Numerical Algorithms", §4.2).
+// Push mode gives every GPU the same bits (one RESULT, multicast); pull
+// mode reduces once per GPU, in each one's order.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+#include <random>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "common/fp_add.h"
+#include "common/fp_convert.h"
+#include "innet_allreduce.h"
+
+namespace t3 {
+namespace {
+
+unsigned elem_bytes(uint8_t dtype) { return dtype == 2 ? 4 : 2; }
+const FpFormat& format(uint8_t dtype) { return dtype == 0 ? kFp16 : dtype == 1 ? kBf16 : kFp32; }
+
+uint32_t encode(uint8_t dtype, float v) {
+  uint32_t b;
+  std::memcpy(&b, &v, 4);
+  return dtype == 2 ? b : fp_narrow(format(dtype), b);
+}
+double decode(uint8_t dtype, uint32_t bits) {
+  const uint32_t b = dtype == 2 ? bits : fp_widen(format(dtype), bits);
+  float v;
+  std::memcpy(&v, &b, 4);
+  return v;
+}
+uint32_t get(const std::vector<uint8_t>& buf, uint8_t dtype, size_t i) {
+  uint32_t v = 0;
+  std::memcpy(&v, buf.data() + i * elem_bytes(dtype), elem_bytes(dtype));
+  return v;
+}
+void put(std::vector<uint8_t>& buf, uint8_t dtype, size_t i, uint32_t v) {
+  std::memcpy(buf.data() + i * elem_bytes(dtype), &v, elem_bytes(dtype));
+}
+
+// Buffers of small integers (exact: every partial sum of n of them is a
+// value of the type) or of random values of mixed signs and magnitudes.
+std::vector<std::vector<uint8_t>> buffers(unsigned gpus, uint64_t bytes, uint8_t dtype, bool exact, unsigned seed) {
+  std::mt19937 rng(seed);
+  const int lim = dtype == 0 ? 64 : dtype == 1 ? 8 : 1000;
+  std::uniform_int_distribution<int> small(-lim, lim);
+  std::uniform_real_distribution<float> mant(-1.0f, 1.0f);
+  std::uniform_int_distribution<int> expo(-6, 6);
+  std::vector<std::vector<uint8_t>> b(gpus, std::vector<uint8_t>(bytes));
+  for (auto& g : b)
+    for (size_t i = 0; i < bytes / elem_bytes(dtype); ++i)
+      put(g, dtype, i, encode(dtype, exact ? float(small(rng)) : std::ldexp(mant(rng), expo(rng))));
+  return b;
+}
+
+struct Checked {
+  size_t mismatches = 0;  // elements outside the bound (exact: any difference)
+  size_t differ_between_gpus = 0;
+  std::string first;
+};
+
+Checked check(const std::vector<std::vector<uint8_t>>& in, const std::vector<std::vector<uint8_t>>& out, uint8_t dtype,
+              bool exact) {
+  Checked c;
+  const size_t n = in[0].size() / elem_bytes(dtype);
+  const double u = std::ldexp(1.0, -int(format(dtype).man_w + 1));
+  const double k = double(in.size() - 1), gamma = k * u / (1 - k * u);
+  for (size_t i = 0; i < n; ++i) {
+    double sum = 0, abs = 0;
+    for (const auto& g : in) {
+      const double v = decode(dtype, get(g, dtype, i));
+      sum += v;  // exact in double: a few dozen values of at most 24 bits
+      abs += std::fabs(v);
+    }
+    for (size_t g = 0; g < out.size(); ++g) {
+      const double got = decode(dtype, get(out[g], dtype, i));
+      const bool ok = exact ? got == sum : std::fabs(got - sum) <= gamma * abs;
+      if (!ok && c.mismatches++ == 0)
+        c.first = "gpu " + std::to_string(g) + " element " + std::to_string(i) + ": " + std::to_string(got) +
+                  ", reference " + std::to_string(sum) + " (bound " + std::to_string(gamma * abs) + ")";
+      if (get(out[g], dtype, i) != get(out[0], dtype, i)) ++c.differ_between_gpus;
+    }
+  }
+  return c;
+}
+
+InnetFabricConfig fabric(unsigned gpus, unsigned entries = 16) {
+  InnetFabricConfig c;
+  c.gpus = gpus;
+  c.sw.ports = gpus;
+  c.sw.entries = entries;
+  c.ep.mem_bytes = 1 << 16;
+  return c;
+}
+
+struct Outcome {
+  AllReduceReport rep;
+  Checked chk;
+};
+Outcome run(const InnetFabricConfig& c, AllReduceSpec s, bool exact, unsigned seed = 1) {
+  InnetFabric f(c);
+  const auto in = buffers(c.gpus, s.bytes, s.dtype, exact, seed);
+  std::vector<std::vector<uint8_t>> out;
+  Outcome r;
+  r.rep = run_all_reduce(f, s, in, out);
+  r.chk = check(in, out, s.dtype, exact);
+  return r;
+}
+
+void expect_clean(const Outcome& r) {
+  EXPECT_TRUE(r.rep.finished);
+  for (const auto& e : r.rep.errors) ADD_FAILURE() << e;
+  EXPECT_EQ(r.chk.mismatches, 0u) << r.chk.first;
+}
+
+const char* kType[] = {"fp16", "bf16", "fp32"};
+
+TEST(InnetFabric, PushExactEveryTypeFourGpus) {
+  for (uint8_t t = 0; t < 3; ++t) {
+    SCOPED_TRACE(kType[t]);
+    AllReduceSpec s;
+    s.dtype = t;
+    const Outcome r = run(fabric(4), s, true);
+    expect_clean(r);
+    EXPECT_EQ(r.chk.differ_between_gpus, 0u);
+    // Every line reduced in the switch: no eviction, nothing at the home.
+    EXPECT_EQ(r.rep.completions, s.bytes / 16 / 4);
+    EXPECT_EQ(r.rep.evict_lru + r.rep.evict_timeout, 0u);
+    for (const auto& e : r.rep.ep) EXPECT_EQ(e.partials, 0u);
+  }
+}
+
+TEST(InnetFabric, PullExactEveryTypeFourGpus) {
+  for (uint8_t t = 0; t < 3; ++t) {
+    SCOPED_TRACE(kType[t]);
+    AllReduceSpec s;
+    s.dtype = t;
+    s.pull = true;
+    const Outcome r = run(fabric(4), s, true);
+    expect_clean(r);
+    for (const auto& e : r.rep.ep) {
+      EXPECT_EQ(e.pulls, s.bytes / 16 / 4);
+      EXPECT_EQ(e.pull_answers, 3 * s.bytes / 16 / 4);  // every other GPU's PULLs
+    }
+  }
+}
+
+TEST(InnetFabric, RandomValuesWithinTheRoundingBound) {
+  for (bool pull : {false, true})
+    for (uint8_t t = 0; t < 3; ++t) {
+      SCOPED_TRACE(std::string(kType[t]) + (pull ? " pull" : " push"));
+      AllReduceSpec s;
+      s.dtype = t;
+      s.pull = pull;
+      const Outcome r = run(fabric(8), s, false, 7 + t);
+      expect_clean(r);
+      if (!pull) {
+        EXPECT_EQ(r.chk.differ_between_gpus, 0u);
+      }
+    }
+}
+
+// A table of 2 entries, 8 GPUs, one of them late: the others' PUSHes of
+// many lines evict each other (least recently used); the PARTIALs go to the
+// home, which merges them and multicasts the RESULT. The late GPU's PUSHes
+// of the last lines find no one to evict them: the timeout sends them home
+// (without one they would wait for good: docs/blocks/reduction_table.md).
+// Still exact, nothing lost.
+TEST(InnetFabric, LruEvictionsMergedAtTheHome) {
+  AllReduceSpec s;
+  s.dtype = 0;
+  s.home = 5;
+  s.straggler = 3;
+  s.straggler_delay = 500;
+  s.rt_timeout = 1000;
+  const Outcome r = run(fabric(8, 2), s, true);
+  expect_clean(r);
+  EXPECT_GT(r.rep.evict_lru, 0u);
+  EXPECT_GT(r.rep.ep[5].partials, 0u);
+  EXPECT_GT(r.rep.ep[5].home_results, 0u);
+  for (unsigned g = 0; g < 8; ++g)
+    if (g != 5) {
+      EXPECT_EQ(r.rep.ep[g].partials, 0u) << "gpu " << g;
+    }
+}
+
+// One GPU starts late: the switch's entries time out while they wait for
+// it, their PARTIALs are merged at the home, the straggler's PUSHes follow
+// them there (an entry of their own, timed out too). Exact.
+TEST(InnetFabric, StragglerTimeoutsMergedAtTheHome) {
+  for (bool pull : {false, true}) {
+    SCOPED_TRACE(pull ? "pull" : "push");
+    AllReduceSpec s;
+    s.dtype = 2;
+    s.pull = pull;
+    s.straggler = 2;
+    s.straggler_delay = 3000;
+    s.rt_timeout = 100;
+    const Outcome r = run(fabric(4), s, true);
+    expect_clean(r);
+    if (!pull) {  // a PULL does not wait for the straggler's request: its data are in memory
+      EXPECT_GT(r.rep.evict_timeout, 0u);
+      EXPECT_GT(r.rep.ep[0].partials, 0u);
+    }
+  }
+}
+
+// HOME_Q of one line: the home's completed lines overflow it and wait in
+// their counters, where the sweep finds each once. Exact.
+TEST(InnetFabric, HomeQueueOverflowSwept) {
+  InnetFabricConfig c = fabric(8, 2);
+  c.ep.home_q = 1;
+  c.ep.count_depth = 512;  // a sweep visits every counter
+  AllReduceSpec s;
+  s.dtype = 1;
+  s.straggler = 6;
+  s.straggler_delay = 800;
+  s.rt_timeout = 1000;
+  const Outcome r = run(c, s, true);
+  expect_clean(r);
+  EXPECT_GT(r.rep.ep[0].home_sweeps, 0u);
+  EXPECT_GT(r.rep.ep[0].home_results, r.rep.ep[0].home_sweeps);
+}
+
+// A GPU that never sends: the others' DMA credit controllers stop at their
+// injection limit with no result (their requests' timeout starts after the
+// last packet: docs/blocks/dma_credit.md), the switch's entries time out to
+// the home, which holds those lines merged in part; the driver's wait ends
+// with an error per GPU naming what it holds. Nothing is dropped.
+TEST(InnetFabric, AContributorThatNeverSendsIsNamed) {
+  InnetFabricConfig c = fabric(4);
+  AllReduceSpec s;
+  s.straggler = 3;
+  s.straggler_delay = AllReduceSpec::kNever;
+  s.rt_timeout = 200;
+  s.max_cycles = 20000;
+  InnetFabric f(c);
+  const auto in = buffers(4, s.bytes, s.dtype, true, 3);
+  std::vector<std::vector<uint8_t>> out;
+  const AllReduceReport r = run_all_reduce(f, s, in, out);
+  EXPECT_FALSE(r.finished);
+  std::string all;
+  for (const auto& e : r.errors) all += e + "\n";
+  for (unsigned g = 0; g < 3; ++g)
+    EXPECT_NE(all.find("gpu" + std::to_string(g) + ": no completion within 20000 cycles (the driver's wait); its DMA "
+                       "credit controller has 16 packets outstanding (INJ_LIMIT 16)"),
+              std::string::npos)
+        << all;
+  EXPECT_NE(all.find("gpu3: sent nothing"), std::string::npos) << all;
+  EXPECT_NE(all.find("gpu0: 16 lines merged in part"), std::string::npos) << all;
+  EXPECT_EQ(r.evict_timeout, 16u);
+  EXPECT_EQ(r.ep[0].home_results, 0u);
+  EXPECT_EQ(r.completions, 0u);
+  for (unsigned g = 0; g < 4; ++g) EXPECT_EQ(r.ep[g].dropped, 0u) << "gpu " << g;
+}
+
+TEST(InnetFabric, BadSpecsNameTheFieldAndTheRange) {
+  InnetFabric f(fabric(4));
+  std::vector<std::vector<uint8_t>> in(4, std::vector<uint8_t>(4096)), out;
+  auto msg = [&](AllReduceSpec s) {
+    try {
+      run_all_reduce(f, s, in, out);
+    } catch (const std::invalid_argument& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  AllReduceSpec s;
+  s.dtype = 3;
+  EXPECT_NE(msg(s).find("dtype = 3 is out of range; allowed: 0..2"), std::string::npos) << msg(s);
+  s = AllReduceSpec{};
+  s.home = 4;
+  EXPECT_NE(msg(s).find("home = 4 is out of range; allowed: 0..3"), std::string::npos) << msg(s);
+  s = AllReduceSpec{};
+  s.pull = true;
+  s.src_addr = 0x1000;
+  s.dst_addr = 0x1800;
+  s.merge_addr = 0x8000;
+  EXPECT_NE(msg(s).find("pull mode reduces out of place"), std::string::npos) << msg(s);
+  s = AllReduceSpec{};
+  s.net_base = 0x100800;
+  EXPECT_NE(msg(s).find("net_base = 0x100800: a multiple of the region's size 0x1000"), std::string::npos) << msg(s);
+  s = AllReduceSpec{};
+  s.bytes = 40000;  // three buffers past MEM_BYTES 64 KiB
+  EXPECT_NE(msg(s).find("MEM_BYTES"), std::string::npos) << msg(s);
+}
+
+TEST(InnetEndpointWindow, RefusedWindowsNameTheFieldAndChangeNothing) {
+  InnetEndpointParams p;
+  p.mem_bytes = 1 << 16;
+  InnetEndpoint e(p);
+  auto msg = [&](unsigned i, const EpWindow& w) {
+    try {
+      e.set_window(i, w);
+    } catch (const std::invalid_argument& x) {
+      return std::string(x.what());
+    }
+    return std::string("no error");
+  };
+  EpWindow w;
+  w.valid = true;
+  w.net_base = 0x10000;
+  w.bytes = 0x1000;
+  w.src = 0;
+  w.dst = 0x1000;
+  w.merge = 0x2000;
+  w.expect = 4;
+  w.home = true;
+  EXPECT_EQ(msg(0, w), "no error");
+  EXPECT_NE(msg(4, w).find("index is out of range: 0..3 (WINDOWS)"), std::string::npos);
+  EpWindow b = w;
+  b.bytes = 24;
+  EXPECT_NE(msg(1, b).find("bytes = 24: a positive multiple of 16"), std::string::npos) << msg(1, b);
+  b = w;
+  b.merge = 0x800;
+  EXPECT_NE(msg(1, b).find("merge = 0x800 overlaps src"), std::string::npos) << msg(1, b);
+  b = w;
+  b.dst = 0xF800;
+  EXPECT_NE(msg(1, b).find("dst = 0xf800"), std::string::npos) << msg(1, b);
+  EXPECT_NE(msg(1, b).find("(MEM_BYTES)"), std::string::npos) << msg(1, b);
+  b = w;
+  b.expect = 1;
+  EXPECT_NE(msg(1, b).find("expect = 1: 2..255"), std::string::npos) << msg(1, b);
+  b = w;  // window 0 holds this network range
+  EXPECT_NE(msg(1, b).find("overlaps window 0"), std::string::npos) << msg(1, b);
+  b.net_base = 0x20000;
+  b.count_base = 4000;  // 256 counters past COUNT_DEPTH 4096
+  EXPECT_NE(msg(1, b).find("count_base = 4000"), std::string::npos) << msg(1, b);
+  EXPECT_FALSE(e.window(1).valid);
+}
+
+}  // namespace
+}  // namespace t3

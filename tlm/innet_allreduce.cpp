@@ -1,0 +1,190 @@
+#include "innet_allreduce.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <stdexcept>
+#include <string>
+
+#include "common/bits.h"
+#include "t3/dma_credit_regs.h"
+#include "t3/innet_switch_map.h"
+#include "t3/mcr_table_regs.h"
+#include "t3/reduction_table_regs.h"
+
+namespace t3 {
+
+namespace {
+uint64_t pow2_at_least(uint64_t v) {
+  uint64_t p = 1;
+  while (p < v) p <<= 1;
+  return p;
+}
+std::string hex(uint64_t v) {
+  char b[24];
+  std::snprintf(b, sizeof b, "0x%llx", static_cast<unsigned long long>(v));
+  return b;
+}
+[[noreturn]] void spec_error(const std::string& field, const std::string& what) {
+  throw std::invalid_argument("all_reduce: " + field + " " + what);
+}
+struct Layout {
+  uint64_t src, dst, merge;
+};
+Layout layout(const AllReduceSpec& s) {
+  if (s.src_addr || s.dst_addr || s.merge_addr) return Layout{s.src_addr, s.dst_addr, s.merge_addr};
+  return Layout{0, s.bytes, 2 * s.bytes};
+}
+bool overlap(uint64_t a, uint64_t b, uint64_t n) { return a < b + n && b < a + n; }
+}  // namespace
+
+void AllReduceSpec::validate(const InnetFabricConfig& c) const {
+  const uint64_t fb = c.ep.flit_w / 8;
+  if (dtype > 2) spec_error("dtype", "= " + std::to_string(dtype) + " is out of range; allowed: 0..2 (fp16, bf16, fp32)");
+  if (bytes == 0 || bytes % fb || bytes / fb > (uint64_t{1} << 20) - 1)
+    spec_error("bytes", "= " + std::to_string(bytes) + ": a positive multiple of " + std::to_string(fb) +
+                            ", at most 2^20 - 1 flits (the DMA credit controller's LEN_W)");
+  if (home >= c.gpus) spec_error("home", "= " + std::to_string(home) + " is out of range; allowed: 0.." + std::to_string(c.gpus - 1));
+  const uint64_t size = pow2_at_least(bytes);
+  if (net_base % size || net_base + size > (uint64_t{1} << 48))
+    spec_error("net_base", "= " + hex(net_base) + ": a multiple of the region's size " + hex(size) +
+                               " (the power of two >= bytes) below 2^48");
+  if (straggler >= int(c.gpus)) spec_error("straggler", "= " + std::to_string(straggler) + " is out of range; allowed: -1 (none), 0.." + std::to_string(c.gpus - 1));
+  const Layout l = layout(*this);
+  // Pull mode adds the requester's own data last; merging into its source
+  // would also change what the other GPUs' PULLs read.
+  if (pull && overlap(l.src, l.dst, bytes))
+    spec_error("dst_addr", "= " + hex(l.dst) + " overlaps src_addr " + hex(l.src) + ": pull mode reduces out of place");
+  if (std::max({l.src, l.dst, l.merge}) + bytes > c.ep.mem_bytes)
+    spec_error("bytes", "= " + std::to_string(bytes) + ": the buffers end past the endpoint's MEM_BYTES (" +
+                            std::to_string(c.ep.mem_bytes) + ")");
+}
+
+AllReduceReport run_all_reduce(InnetFabric& f, const AllReduceSpec& s, const std::vector<std::vector<uint8_t>>& in,
+                               std::vector<std::vector<uint8_t>>& out) {
+  const InnetFabricConfig& c = f.config();
+  s.validate(c);
+  if (in.size() != c.gpus) spec_error("in", "has " + std::to_string(in.size()) + " buffers; one per GPU: " + std::to_string(c.gpus));
+  for (const auto& b : in)
+    if (b.size() != s.bytes) spec_error("in", "holds a buffer of " + std::to_string(b.size()) + " bytes; each is bytes = " + std::to_string(s.bytes));
+  AllReduceReport r;
+  const uint64_t fb = c.ep.flit_w / 8, size = pow2_at_least(s.bytes);
+  const Layout l = layout(s);
+  f.reset();
+
+  // The fabric manager: the region in both region tables, the reduction
+  // table's timeout (and PULL_PASS 0: this switch is every pull's first hop).
+  auto sw_write = [&](const char* blk, uint32_t base, uint32_t a, uint32_t d) {
+    if (f.sw().tlm_write(base + a, d) != RegStatus::ok)
+      throw std::logic_error(std::string("all_reduce: the switch refused a write to ") + blk + " " + hex(a));
+    r.setup.push_back(std::string("switch.") + blk + "+" + hex(a) + " = " + hex(d));
+  };
+  for (auto [blk, base] : {std::pair<const char*, uint32_t>{"mcr_in", T3_INNET_SWITCH_MCR_IN_BASE},
+                           std::pair<const char*, uint32_t>{"mcr_out", T3_INNET_SWITCH_MCR_OUT_BASE}}) {
+    sw_write(blk, base, T3_MCR_TABLE_A_RGN_IDX, 0);
+    sw_write(blk, base, T3_MCR_TABLE_A_RGN_BASE_LO, uint32_t(s.net_base));
+    sw_write(blk, base, T3_MCR_TABLE_A_RGN_BASE_HI, uint32_t(s.net_base >> 32));
+    sw_write(blk, base, T3_MCR_TABLE_A_RGN_SIZE_LO, uint32_t(size));
+    sw_write(blk, base, T3_MCR_TABLE_A_RGN_SIZE_HI, uint32_t(size >> 32));
+    sw_write(blk, base, T3_MCR_TABLE_A_RGN_PORTS, uint32_t(low_mask(c.gpus)));
+    sw_write(blk, base, T3_MCR_TABLE_A_RGN_ATTR,
+             c.gpus << T3_MCR_TABLE_R_RGN_ATTR_EXPECT_SHIFT | s.home << T3_MCR_TABLE_R_RGN_ATTR_HOME_SHIFT |
+                 1u << T3_MCR_TABLE_R_RGN_ATTR_ROOT_SHIFT | uint32_t(s.dtype) << T3_MCR_TABLE_R_RGN_ATTR_DTYPE_SHIFT);
+    sw_write(blk, base, T3_MCR_TABLE_A_RGN_CMD, T3_MCR_TABLE_R_RGN_CMD_ADD_MASK);
+  }
+  sw_write("reduction_table", T3_INNET_SWITCH_REDUCTION_TABLE_BASE, T3_REDUCTION_TABLE_A_TIMEOUT, s.rt_timeout);
+
+  // The endpoint driver: each GPU's window, its DMA credit controller's
+  // limits, its buffer.
+  for (unsigned g = 0; g < c.gpus; ++g) {
+    InnetEndpoint& e = f.ep(g);
+    EpWindow w;
+    w.valid = true;
+    w.net_base = s.net_base;
+    w.bytes = s.bytes;
+    w.src = l.src;
+    w.dst = l.dst;
+    w.merge = l.merge;
+    w.expect = uint8_t(c.gpus);
+    w.dtype = s.dtype;
+    w.home = g == s.home;
+    e.set_window(0, w);
+    auto ep_write = [&](uint32_t a, uint32_t d) {
+      if (e.tlm_write(a, d) != RegStatus::ok) throw std::logic_error("all_reduce: an endpoint refused a write to " + hex(a));
+      r.setup.push_back("gpu" + std::to_string(g) + ".dma_credit+" + hex(a) + " = " + hex(d));
+    };
+    ep_write(T3_DMA_CREDIT_A_TIMEOUT, s.dma_timeout);
+    ep_write(T3_DMA_CREDIT_A_INJ_LIMIT, s.inj_limit);
+    e.memory().load(l.src, in[g].data(), s.bytes);
+  }
+  for (int i = 0; i < 4; ++i) f.step();  // the registers' writes settle
+
+  FabricCmd cmd;
+  cmd.local = l.src;
+  cmd.net = s.net_base;
+  cmd.len = uint32_t(s.bytes / fb);
+  cmd.dtype = s.dtype;
+  cmd.pull = s.pull;
+  cmd.tag = 1;
+  const uint64_t start = f.cycle();
+  for (unsigned g = 0; g < c.gpus; ++g) {
+    if (int(g) == s.straggler) continue;
+    cmd.src = uint8_t(g);
+    f.submit(g, cmd);
+  }
+  auto all_done = [&] {
+    for (unsigned g = 0; g < c.gpus; ++g)
+      if (f.completions(g).empty() && !(int(g) == s.straggler && s.straggler_delay == AllReduceSpec::kNever)) return false;
+    return true;
+  };
+  while (f.cycle() - start < s.max_cycles) {
+    if (s.straggler >= 0 && f.cycle() - start == s.straggler_delay) {
+      cmd.src = uint8_t(s.straggler);
+      f.submit(unsigned(s.straggler), cmd);
+    }
+    f.step();
+    if (all_done() && f.quiet()) break;
+  }
+  r.cycles = f.cycle() - start;
+  r.finished = all_done() && f.quiet();
+  for (unsigned g = 0; g < c.gpus; ++g) {
+    if (!f.completions(g).empty() || int(g) == s.straggler) continue;
+    uint32_t outstanding = 0;
+    f.ep(g).tlm_read(T3_DMA_CREDIT_A_OUTSTANDING, outstanding);
+    r.errors.push_back("gpu" + std::to_string(g) + ": no completion within " + std::to_string(s.max_cycles) +
+                       " cycles (the driver's wait); its DMA credit controller has " + std::to_string(outstanding) +
+                       " packets outstanding (INJ_LIMIT " + std::to_string(s.inj_limit) + ")");
+  }
+  if (all_done() && !r.finished) r.errors.push_back("not quiet after " + std::to_string(s.max_cycles) + " cycles");
+  if (s.straggler >= 0 && s.straggler_delay == AllReduceSpec::kNever)
+    r.errors.push_back("gpu" + std::to_string(s.straggler) + ": sent nothing (the run's straggler never sends)");
+
+  out.assign(c.gpus, std::vector<uint8_t>(s.bytes));
+  static const char* kStatus[] = {"OK", "TIMEOUT", "NO_CREDIT", "BAD_LEN", "BAD_RED_OP", "BAD_DTYPE", "BAD_ADDR", "?"};
+  for (unsigned g = 0; g < c.gpus; ++g) {
+    const InnetEndpoint& e = f.ep(g);
+    e.memory().dump(l.dst, out[g].data(), s.bytes);
+    for (const FabricCpl& k : f.completions(g))
+      if (k.status != 0) r.errors.push_back("gpu" + std::to_string(g) + ": completion " + kStatus[k.status & 7]);
+    if (e.stats().dropped)
+      r.errors.push_back("gpu" + std::to_string(g) + ": dropped " + std::to_string(e.stats().dropped) + " packets (last: " +
+                         name(e.last_error()) + ")");
+    if (e.open_lines()) r.errors.push_back("gpu" + std::to_string(g) + ": " + std::to_string(e.open_lines()) + " lines merged in part");
+    r.ep.push_back(e.stats());
+    r.up_flits.push_back(f.up_flits(g, 0) + f.up_flits(g, 1));
+    r.down_flits.push_back(f.down_flits(g, 0) + f.down_flits(g, 1));
+  }
+  auto rt = [&](uint32_t a) {
+    uint32_t v = 0;
+    f.sw().tlm_read(T3_INNET_SWITCH_REDUCTION_TABLE_BASE + a, v);
+    return v;
+  };
+  r.completions = rt(T3_REDUCTION_TABLE_A_STAT_COMPLETIONS);
+  r.evict_lru = rt(T3_REDUCTION_TABLE_A_STAT_EVICT_LRU);
+  r.evict_timeout = rt(T3_REDUCTION_TABLE_A_STAT_EVICT_TIMEOUT);
+  r.allocs = rt(T3_REDUCTION_TABLE_A_STAT_ALLOC);
+  r.pull_passed = rt(T3_REDUCTION_TABLE_A_STAT_PULL_PASSED);
+  r.bypasses = rt(T3_REDUCTION_TABLE_A_STAT_BYPASSES);
+  return r;
+}
+
+}  // namespace t3

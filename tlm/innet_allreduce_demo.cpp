@@ -1,0 +1,231 @@
+// An all-reduce with real data through the in-network fabric's cycle models
+// (tlm/innet_fabric.h): GPUs' buffers loaded, the region and windows
+// programmed, one request per GPU, the reduced buffers checked against a
+// reference; prints the set-up, per-GPU traffic, the switch's reductions,
+// evictions and timeouts, the time against a software ring all-reduce on the
+// same links, and the checks. `--help` lists the options.
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <exception>
+#include <random>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "common/fp_add.h"
+#include "common/fp_convert.h"
+#include "innet_allreduce.h"
+
+namespace {
+
+using t3::AllReduceReport;
+using t3::AllReduceSpec;
+using t3::InnetFabric;
+using t3::InnetFabricConfig;
+
+struct Options {
+  unsigned gpus = 4, ports = 8, entries = 16, link_lat = 8, link_cycles = 4, seed = 1;
+  uint64_t bytes = 65536;
+  std::string dtype = "fp32", mode = "push";
+  bool exact = true, trace = false;
+  AllReduceSpec spec;
+};
+
+const char* kHelp =
+    "usage: innet_allreduce_demo [options]\n"
+    "  An all-reduce of real data on GPUs on one in-network switch (cycle models):\n"
+    "  the fabric manager's set-up, per-GPU traffic, reductions, evictions and\n"
+    "  timeouts, the time against a software ring all-reduce, the data checks.\n"
+    "  --gpus N         GPUs on the switch, 2..PORTS (4)\n"
+    "  --ports N        switch ports, 2..16 (8)\n"
+    "  --entries N      reduction table entries, 2..64 (16)\n"
+    "  --bytes N        each GPU's buffer, a multiple of 16 (65536)\n"
+    "  --dtype T        fp16, bf16 or fp32 (fp32)\n"
+    "  --mode M         push or pull (push)\n"
+    "  --random         random values (checked within the rounding bound) instead of\n"
+    "                   small integers (checked exactly)\n"
+    "  --home G         the region's home GPU (0)\n"
+    "  --timeout N      the reduction table's TIMEOUT in cycles, 0 none (2000)\n"
+    "  --straggler G    GPU G's request comes --delay cycles after the others'\n"
+    "  --delay N        (0)\n"
+    "  --link-lat N     cycles a flit takes on a link (8)\n"
+    "  --link-cycles N  switch cycles a flit occupies a link: the switch's internal\n"
+    "                   speedup over a link (4: its region tables move a flit a cycle\n"
+    "                   for every port, docs/blocks/innet_switch.md)\n"
+    "  --seed N         the data's seed (1)\n"
+    "  --trace          print every register write of the set-up\n";
+
+unsigned number(const std::string& opt, const char* text, uint64_t lo, uint64_t hi) {
+  char* end = nullptr;
+  const unsigned long long v = std::strtoull(text ? text : "", &end, 0);
+  if (!text || *end || v < lo || v > hi)
+    throw std::invalid_argument(opt + " = '" + (text ? text : "") + "' is out of range; allowed: " + std::to_string(lo) +
+                                ".." + std::to_string(hi));
+  return unsigned(v);
+}
+
+Options parse(int argc, char** argv) {
+  Options o;
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    const char* v = i + 1 < argc ? argv[i + 1] : nullptr;
+    auto next = [&] { ++i; };
+    if (a == "--help" || a == "-h") {
+      std::fputs(kHelp, stdout);
+      std::exit(0);
+    } else if (a == "--gpus") o.gpus = number(a, v, 2, 16), next();
+    else if (a == "--ports") o.ports = number(a, v, 2, 16), next();
+    else if (a == "--entries") o.entries = number(a, v, 2, 64), next();
+    else if (a == "--bytes") o.bytes = number(a, v, 16, 1u << 24), next();
+    else if (a == "--home") o.spec.home = number(a, v, 0, 15), next();
+    else if (a == "--timeout") o.spec.rt_timeout = number(a, v, 0, 0xFFFFFFFFu), next();
+    else if (a == "--straggler") o.spec.straggler = int(number(a, v, 0, 15)), next();
+    else if (a == "--delay") o.spec.straggler_delay = number(a, v, 0, 100000000), next();
+    else if (a == "--link-lat") o.link_lat = number(a, v, 1, 10000), next();
+    else if (a == "--link-cycles") o.link_cycles = number(a, v, 1, 64), next();
+    else if (a == "--seed") o.seed = number(a, v, 0, 0xFFFFFFFFu), next();
+    else if (a == "--random") o.exact = false;
+    else if (a == "--trace") o.trace = true;
+    else if (a == "--dtype" || a == "--mode") {
+      if (!v) throw std::invalid_argument(a + " needs a value");
+      (a == "--dtype" ? o.dtype : o.mode) = v;
+      next();
+    } else {
+      throw std::invalid_argument("unknown option '" + a + "' (--help lists them)");
+    }
+  }
+  if (o.dtype != "fp16" && o.dtype != "bf16" && o.dtype != "fp32")
+    throw std::invalid_argument("--dtype = '" + o.dtype + "'; allowed: fp16, bf16, fp32");
+  if (o.mode != "push" && o.mode != "pull") throw std::invalid_argument("--mode = '" + o.mode + "'; allowed: push, pull");
+  if (o.gpus > o.ports)
+    throw std::invalid_argument("--gpus = " + std::to_string(o.gpus) + " is out of range; allowed: 2.." +
+                                std::to_string(o.ports) + " (--ports)");
+  o.spec.dtype = uint8_t(o.dtype == "fp16" ? 0 : o.dtype == "bf16" ? 1 : 2);
+  o.spec.pull = o.mode == "pull";
+  o.spec.bytes = o.bytes;
+  uint64_t size = 1;
+  while (size < o.bytes) size <<= 1;
+  o.spec.net_base = size;  // the region's base: aligned to its size
+  return o;
+}
+
+const t3::FpFormat& format(uint8_t d) { return d == 0 ? t3::kFp16 : d == 1 ? t3::kBf16 : t3::kFp32; }
+unsigned ebytes(uint8_t d) { return d == 2 ? 4 : 2; }
+double value(uint8_t d, const std::vector<uint8_t>& b, size_t i) {
+  uint32_t bits = 0;
+  std::memcpy(&bits, b.data() + i * ebytes(d), ebytes(d));
+  if (d != 2) bits = t3::fp_widen(format(d), bits);
+  float f;
+  std::memcpy(&f, &bits, 4);
+  return f;
+}
+
+int run(const Options& o) {
+  InnetFabricConfig c;
+  c.gpus = o.gpus;
+  c.sw.ports = o.ports;
+  c.sw.entries = o.entries;
+  c.link_lat = o.link_lat;
+  c.link_cycles = o.link_cycles;
+  uint64_t mem = 4096;
+  while (mem < 3 * o.bytes) mem <<= 1;
+  c.ep.mem_bytes = unsigned(mem);
+  c.ep.count_depth = unsigned(std::max<uint64_t>(2, o.bytes / 16));
+  InnetFabric f(c);
+
+  const uint8_t d = o.spec.dtype;
+  std::mt19937 rng(o.seed);
+  const int lim = d == 0 ? 64 : d == 1 ? 8 : 1000;
+  std::uniform_int_distribution<int> small(-lim, lim);
+  std::uniform_real_distribution<float> mant(-1.0f, 1.0f);
+  std::vector<std::vector<uint8_t>> in(o.gpus, std::vector<uint8_t>(o.bytes)), out;
+  for (auto& b : in)
+    for (size_t i = 0; i < o.bytes / ebytes(d); ++i) {
+      const float v = o.exact ? float(small(rng)) : std::ldexp(mant(rng), int(rng() % 13) - 6);
+      uint32_t bits;
+      std::memcpy(&bits, &v, 4);
+      if (d != 2) bits = t3::fp_narrow(format(d), bits);
+      std::memcpy(b.data() + i * ebytes(d), &bits, ebytes(d));
+    }
+
+  std::printf("innet all-reduce: %u GPUs on one switch (%u ports, %u-bit flits, %u reduction entries), links of %u cycles, "
+              "a flit every %u cycle(s)\n",
+              o.gpus, o.ports, c.sw.flit_w, o.entries, o.link_lat, o.link_cycles);
+  std::printf("buffer: %llu bytes of %s per GPU, %s mode, home GPU %u, reduction table timeout %u cycles\n",
+              static_cast<unsigned long long>(o.bytes), o.dtype.c_str(), o.mode.c_str(), o.spec.home, o.spec.rt_timeout);
+  const AllReduceReport r = t3::run_all_reduce(f, o.spec, in, out);
+  std::printf("set-up: %zu register writes by the fabric manager and the endpoint driver%s\n", r.setup.size(),
+              o.trace ? ":" : " (--trace prints them)");
+  if (o.trace)
+    for (const auto& s : r.setup) std::printf("  %s\n", s.c_str());
+
+  std::printf("\n| GPU | flits up | flits down | PUSH | PULL | answers | RESULTs | PULL_RSPs | PARTIALs merged | home RESULTs |\n");
+  std::printf("|---|---|---|---|---|---|---|---|---|---|\n");
+  uint64_t moved = 0;
+  for (unsigned g = 0; g < o.gpus; ++g) {
+    const t3::InnetEndpointStats& e = r.ep[g];
+    moved += (r.up_flits[g] + r.down_flits[g]) * (c.sw.flit_w / 8);
+    std::printf("| %u | %llu | %llu | %llu | %llu | %llu | %llu | %llu | %llu | %llu |\n", g,
+                static_cast<unsigned long long>(r.up_flits[g]), static_cast<unsigned long long>(r.down_flits[g]),
+                static_cast<unsigned long long>(e.pushes), static_cast<unsigned long long>(e.pulls),
+                static_cast<unsigned long long>(e.pull_answers), static_cast<unsigned long long>(e.results),
+                static_cast<unsigned long long>(e.pull_rsps), static_cast<unsigned long long>(e.partials),
+                static_cast<unsigned long long>(e.home_results));
+  }
+  std::printf("\nswitch: %u entries allocated, %u reductions completed, %u LRU evictions, %u timeouts, %u PULL_RSPs passed\n",
+              r.allocs, r.completions, r.evict_lru, r.evict_timeout, r.bypasses);
+  std::printf("bytes moved on the links (both ways, headers included): %llu\n", static_cast<unsigned long long>(moved));
+
+  // A software ring all-reduce of the same buffer on the same links (an
+  // estimate, not a run): 2 (N - 1) steps, each sending a chunk of S / N
+  // bytes to the next GPU through the switch (two links and the switch's
+  // 7-cycle path, docs/blocks/innet_switch.md), packets of MAX_LEN flits;
+  // a step takes the longer of a link's time for the chunk and the switch's
+  // for all N chunks (its region table moves a flit a cycle for every port).
+  const unsigned fb = c.sw.flit_w / 8, ml = c.sw.max_len;
+  const double chunk_flits = std::ceil(double(o.bytes) / o.gpus / fb);
+  const double wire = std::ceil(chunk_flits / ml) * (1 + ml);
+  const double step = std::max(wire * o.link_cycles, wire * o.gpus) + 2.0 * o.link_lat + 7;
+  const double ring = 2.0 * (o.gpus - 1) * step;
+  std::printf("time: %llu cycles; a software ring all-reduce on the same links: about %.0f cycles (estimate: 2(N-1) "
+              "steps of S/N bytes); in-network %.2fx\n",
+              static_cast<unsigned long long>(r.cycles), ring, ring / double(std::max<uint64_t>(1, r.cycles)));
+
+  // The checks: against the exact sum (small integers) or within the bound
+  // of any order's rounding (tests/innet_fabric_test.cpp says why).
+  const double u = std::ldexp(1.0, -int(format(d).man_w + 1)), k = o.gpus - 1.0, gamma = k * u / (1 - k * u);
+  size_t bad = 0, differ = 0;
+  for (size_t i = 0; i < o.bytes / ebytes(d); ++i) {
+    double sum = 0, abs = 0;
+    for (const auto& b : in) {
+      sum += value(d, b, i);
+      abs += std::fabs(value(d, b, i));
+    }
+    for (unsigned g = 0; g < o.gpus; ++g) {
+      const double v = value(d, out[g], i);
+      if (o.exact ? v != sum : std::fabs(v - sum) > gamma * abs) ++bad;
+      if (std::memcmp(out[g].data() + i * ebytes(d), out[0].data() + i * ebytes(d), ebytes(d))) ++differ;
+    }
+  }
+  std::printf("checks: %s: %zu mismatches; GPUs whose bits differ from GPU 0's: %zu elements%s\n",
+              o.exact ? "every element exact" : "every element within the rounding bound", bad, differ,
+              o.spec.pull ? " (pull mode reduces once per GPU, in each one's order)" : "");
+  for (const auto& e : r.errors) std::printf("error: %s\n", e.c_str());
+  const bool pass = r.finished && r.errors.empty() && bad == 0 && (o.spec.pull || differ == 0);
+  std::printf("%s\n", pass ? "PASS" : "FAIL");
+  return pass ? 0 : 1;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  try {
+    return run(parse(argc, argv));
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "innet_allreduce_demo: %s\n", e.what());
+    return 2;
+  }
+}

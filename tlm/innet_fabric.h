@@ -1,0 +1,127 @@
+// N GPUs on one in-network reduction switch, cycle by cycle (issue 22, "The
+// fabric, with real data"): the switch's and the endpoints' cycle models
+// (hw/innet_switch, hw/innet_endpoint) joined by links with a latency and a
+// rate, each GPU's processor side a queue of reduction requests and the
+// completions it pops. Plain C++, one clock: the switch's.
+//
+// A link carries both classes (docs/packet.md) over one wire, a flit every
+// LINK_CYCLES cycles, LINK_LAT cycles from end to end; the receiver's
+// buffer per class is returned to the sender as credits, also LINK_LAT
+// cycles late, so a class that stalls at its receiver never holds the
+// other. The sender's side takes flits into a skid of two per class.
+//
+// all_reduce() is the fabric manager and the endpoint driver of one
+// all-reduce at once, on the blocks' registers (the TLM side) and the
+// endpoints' windows; docs/innet_fabric.md says what it programs.
+#pragma once
+
+#include <cstdint>
+#include <deque>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "innet_endpoint/innet_endpoint.h"
+#include "innet_switch/innet_switch.h"
+
+namespace t3 {
+
+struct InnetFabricConfig {
+  unsigned gpus = 4;  // on switch ports 0..gpus-1
+  InnetSwitchParams sw;
+  InnetEndpointParams ep;
+  unsigned link_lat = 8;     // cycles from a link's sender to its receiver
+  unsigned link_cycles = 1;  // cycles a flit occupies a link (1: a flit a cycle)
+  // Throws std::invalid_argument naming the field and its range.
+  void validate() const;
+};
+
+// One link direction, both classes.
+class FabricLink {
+ public:
+  FabricLink(unsigned lat, unsigned cycles, unsigned rx_depth);
+  // The sender's side: room for a flit of class k this cycle.
+  bool ready(unsigned k) const { return skid_[k].size() < kSkid; }
+  void put(unsigned k, const Wide& f) { skid_[k].push_back(f); }
+  // The receiver's side.
+  bool valid(unsigned k) const { return !rx_[k].empty(); }
+  const Wide& front(unsigned k) const { return rx_[k].front(); }
+  void take(unsigned k, uint64_t now);
+  // The wire at the end of cycle `now`.
+  void advance(uint64_t now);
+  bool idle() const;
+  uint64_t flits(unsigned k) const { return sent_[k]; }
+
+ private:
+  static constexpr size_t kSkid = 2;
+  struct OnWire {
+    uint64_t due;
+    unsigned k;
+    Wide f;
+  };
+  unsigned lat_, cycles_;
+  std::deque<Wide> skid_[2], rx_[2];
+  std::deque<OnWire> wire_;
+  std::deque<std::pair<uint64_t, unsigned>> credit_back_;
+  unsigned credit_[2];
+  unsigned rr_ = 0;
+  uint64_t next_free_ = 0;
+  uint64_t sent_[2] = {0, 0};
+};
+
+// A reduction request as the processor gives it to its DMA credit controller.
+struct FabricCmd {
+  uint64_t local = 0, net = 0;
+  uint32_t len = 0;  // flits
+  uint8_t dtype = 0;
+  bool pull = false;
+  uint8_t src = 0, dst = 0, tag = 0;
+};
+struct FabricCpl {
+  uint8_t status = 0, ctr = 0, tag = 0;
+  uint64_t cycle = 0;
+};
+
+class InnetFabric {
+ public:
+  explicit InnetFabric(const InnetFabricConfig& cfg);
+
+  const InnetFabricConfig& config() const { return cfg_; }
+  InnetSwitch& sw() { return sw_; }
+  InnetEndpoint& ep(unsigned g) { return *ep_.at(g); }
+  const InnetEndpoint& ep(unsigned g) const { return *ep_.at(g); }
+  uint64_t cycle() const { return now_; }
+
+  // Reset for `cycles` cycles (every block and link), then run.
+  void reset(unsigned cycles = 2);
+  void step();
+  // The processor of GPU g: a request queued for its command port, the
+  // completions seen (popped from the DMA credit controller's queue).
+  void submit(unsigned g, const FabricCmd& c) { cmdq_.at(g).push_back(c); }
+  const std::vector<FabricCpl>& completions(unsigned g) const { return cpl_.at(g); }
+  // Nothing queued or in flight anywhere but requests still in the DMA
+  // credit controllers (their completions say when those end).
+  bool quiet() const;
+
+  // Per GPU link: flits sent GPU -> switch (up) and switch -> GPU (down),
+  // per class.
+  uint64_t up_flits(unsigned g, unsigned k) const { return up_[g].flits(k); }
+  uint64_t down_flits(unsigned g, unsigned k) const { return down_[g].flits(k); }
+
+ private:
+  InnetFabricConfig cfg_;
+  InnetSwitch sw_;
+  std::vector<std::unique_ptr<InnetEndpoint>> ep_;
+  std::vector<FabricLink> up_, down_;
+  std::vector<std::deque<FabricCmd>> cmdq_;
+  std::vector<std::vector<FabricCpl>> cpl_;
+  std::vector<unsigned> cpl_pending_, cpl_wait_;
+  InnetSwitchInputs si_;
+  InnetSwitchOutputs so_;
+  std::vector<InnetEndpointInputs> ei_;
+  std::vector<InnetEndpointOutputs> eo_;
+  uint64_t now_ = 0;
+  bool rst_ = false;
+};
+
+}  // namespace t3
