@@ -265,6 +265,53 @@ TEST(InnetFabric, AContributorThatNeverSendsIsNamed) {
   for (unsigned g = 0; g < 4; ++g) EXPECT_EQ(r.ep[g].dropped, 0u) << "gpu " << g;
 }
 
+// Deterministic mode: the same buffers give the same bits whatever order
+// the contributions arrive in (a different GPU late each run), on every
+// GPU, equal to the sum in GPU order (0 + 1 + ... + 7, each addition
+// rounded to the type: hw/common/fp_add.h, itself checked against GNU MPFR).
+// The reductions in the switch, on the same runs, give other bits: the
+// orders did differ.
+TEST(InnetFabric, DeterministicModeGivesTheSameBitsInAnyOrder) {
+  const uint8_t t = 0;
+  const auto in = buffers(8, 4096, t, false, 11);
+  std::vector<std::vector<uint8_t>> first_det, first_fast;
+  size_t fast_differ = 0;
+  for (int late = 0; late < 4; ++late) {
+    for (bool det : {true, false}) {
+      SCOPED_TRACE(std::string(det ? "deterministic" : "switch") + ", gpu " + std::to_string(late) + " late");
+      InnetFabric f(fabric(8));
+      AllReduceSpec s;
+      s.dtype = t;
+      s.deterministic = det;
+      s.home = 2;
+      s.straggler = late;
+      s.straggler_delay = 100 + 300 * late;
+      std::vector<std::vector<uint8_t>> out;
+      const AllReduceReport r = run_all_reduce(f, s, in, out);
+      EXPECT_TRUE(r.finished);
+      for (const auto& e : r.errors) ADD_FAILURE() << e;
+      EXPECT_EQ(check(in, out, t, false).mismatches, 0u);
+      auto& first = det ? first_det : first_fast;
+      if (first.empty()) first = out;
+      if (det) {
+        EXPECT_EQ(r.completions, 0u);  // nothing reduced in the switch
+        EXPECT_EQ(r.ep[2].staged, 8u * 4096 / 64);
+        for (unsigned g = 0; g < 8; ++g) EXPECT_EQ(out[g], first[0]) << "gpu " << g;
+      } else if (out[0] != first[0]) {
+        ++fast_differ;
+      }
+    }
+  }
+  ASSERT_FALSE(first_det.empty());
+  size_t n = 4096 / 2;
+  for (size_t i = 0; i < n; ++i) {
+    uint32_t sum = get(in[0], t, i);
+    for (unsigned g = 1; g < 8; ++g) sum = fp_add(kFp16, sum, get(in[g], t, i));
+    ASSERT_EQ(get(first_det[0], t, i), sum) << "element " << i;
+  }
+  EXPECT_GT(fast_differ, 0u) << "the switch's reductions gave the same bits in every order: the test's orders did not differ";
+}
+
 TEST(InnetFabric, BadSpecsNameTheFieldAndTheRange) {
   InnetFabric f(fabric(4));
   std::vector<std::vector<uint8_t>> in(4, std::vector<uint8_t>(4096)), out;
@@ -291,6 +338,10 @@ TEST(InnetFabric, BadSpecsNameTheFieldAndTheRange) {
   s = AllReduceSpec{};
   s.net_base = 0x100800;
   EXPECT_NE(msg(s).find("net_base = 0x100800: a multiple of the region's size 0x1000"), std::string::npos) << msg(s);
+  s = AllReduceSpec{};
+  s.deterministic = true;
+  s.pull = true;
+  EXPECT_NE(msg(s).find("deterministic = 1 with pull = 1"), std::string::npos) << msg(s);
   s = AllReduceSpec{};
   s.bytes = 40000;  // three buffers past MEM_BYTES 64 KiB
   EXPECT_NE(msg(s).find("MEM_BYTES"), std::string::npos) << msg(s);
@@ -337,6 +388,20 @@ TEST(InnetEndpointWindow, RefusedWindowsNameTheFieldAndChangeNothing) {
   b.net_base = 0x20000;
   b.count_base = 4000;  // 256 counters past COUNT_DEPTH 4096
   EXPECT_NE(msg(1, b).find("count_base = 4000"), std::string::npos) << msg(1, b);
+  b = w;
+  b.net_base = 0x20000;
+  b.count_base = 1000;
+  b.det = true;
+  b.stage = 0x4000;
+  b.contrib_mask = 0x7;  // three bits for four contributors
+  EXPECT_NE(msg(1, b).find("contrib_mask = 0x7: one bit per contributor, expect (4)"), std::string::npos) << msg(1, b);
+  b.contrib_mask = 0xF;
+  b.stage = 0xD000;  // 4 x 0x1000 past 64 KiB
+  EXPECT_NE(msg(1, b).find("stage = 0xd000"), std::string::npos) << msg(1, b);
+  b.stage = 0x1000;
+  EXPECT_NE(msg(1, b).find("stage = 0x1000 overlaps dst"), std::string::npos) << msg(1, b);
+  b.home = false;
+  EXPECT_NE(msg(1, b).find("det = 1 without home"), std::string::npos) << msg(1, b);
   EXPECT_FALSE(e.window(1).valid);
 }
 

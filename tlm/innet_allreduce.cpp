@@ -28,11 +28,13 @@ std::string hex(uint64_t v) {
   throw std::invalid_argument("all_reduce: " + field + " " + what);
 }
 struct Layout {
-  uint64_t src, dst, merge;
+  uint64_t src, dst, merge, stage;
 };
 Layout layout(const AllReduceSpec& s) {
-  if (s.src_addr || s.dst_addr || s.merge_addr) return Layout{s.src_addr, s.dst_addr, s.merge_addr};
-  return Layout{0, s.bytes, 2 * s.bytes};
+  Layout l{0, s.bytes, 2 * s.bytes, 3 * s.bytes};
+  if (s.src_addr || s.dst_addr || s.merge_addr) l = Layout{s.src_addr, s.dst_addr, s.merge_addr, l.stage};
+  if (s.stage_addr) l.stage = s.stage_addr;
+  return l;
 }
 bool overlap(uint64_t a, uint64_t b, uint64_t n) { return a < b + n && b < a + n; }
 }  // namespace
@@ -54,7 +56,9 @@ void AllReduceSpec::validate(const InnetFabricConfig& c) const {
   // would also change what the other GPUs' PULLs read.
   if (pull && overlap(l.src, l.dst, bytes))
     spec_error("dst_addr", "= " + hex(l.dst) + " overlaps src_addr " + hex(l.src) + ": pull mode reduces out of place");
-  if (std::max({l.src, l.dst, l.merge}) + bytes > c.ep.mem_bytes)
+  if (deterministic && pull) spec_error("deterministic", "= 1 with pull = 1: deterministic mode is a push mode");
+  const uint64_t stage_end = deterministic ? l.stage + c.gpus * bytes : 0;
+  if (std::max({l.src + bytes, l.dst + bytes, l.merge + bytes, stage_end}) > c.ep.mem_bytes)
     spec_error("bytes", "= " + std::to_string(bytes) + ": the buffers end past the endpoint's MEM_BYTES (" +
                             std::to_string(c.ep.mem_bytes) + ")");
 }
@@ -88,7 +92,8 @@ AllReduceReport run_all_reduce(InnetFabric& f, const AllReduceSpec& s, const std
     sw_write(blk, base, T3_MCR_TABLE_A_RGN_PORTS, uint32_t(low_mask(c.gpus)));
     sw_write(blk, base, T3_MCR_TABLE_A_RGN_ATTR,
              c.gpus << T3_MCR_TABLE_R_RGN_ATTR_EXPECT_SHIFT | s.home << T3_MCR_TABLE_R_RGN_ATTR_HOME_SHIFT |
-                 1u << T3_MCR_TABLE_R_RGN_ATTR_ROOT_SHIFT | uint32_t(s.dtype) << T3_MCR_TABLE_R_RGN_ATTR_DTYPE_SHIFT);
+                 uint32_t(!s.deterministic) << T3_MCR_TABLE_R_RGN_ATTR_ROOT_SHIFT |
+                 uint32_t(s.dtype) << T3_MCR_TABLE_R_RGN_ATTR_DTYPE_SHIFT);
     sw_write(blk, base, T3_MCR_TABLE_A_RGN_CMD, T3_MCR_TABLE_R_RGN_CMD_ADD_MASK);
   }
   sw_write("reduction_table", T3_INNET_SWITCH_REDUCTION_TABLE_BASE, T3_REDUCTION_TABLE_A_TIMEOUT, s.rt_timeout);
@@ -107,6 +112,9 @@ AllReduceReport run_all_reduce(InnetFabric& f, const AllReduceSpec& s, const std
     w.expect = uint8_t(c.gpus);
     w.dtype = s.dtype;
     w.home = g == s.home;
+    w.det = s.deterministic && w.home;
+    w.stage = l.stage;
+    w.contrib_mask = uint32_t(low_mask(c.gpus));
     e.set_window(0, w);
     auto ep_write = [&](uint32_t a, uint32_t d) {
       if (e.tlm_write(a, d) != RegStatus::ok) throw std::logic_error("all_reduce: an endpoint refused a write to " + hex(a));

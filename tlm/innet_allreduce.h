@@ -18,6 +18,10 @@ namespace t3 {
 struct AllReduceSpec {
   uint8_t dtype = 2;          // 0 fp16, 1 bf16, 2 fp32
   bool pull = false;          // push mode (PUSH, reduced in the switch) or pull mode (PULL, PULL_RSPs reduced)
+  // Push mode with bit-identical results whatever the arrival order: the
+  // switch forwards every PUSH to the home, which adds them in GPU order
+  // (EpWindow::det; its cost: docs/innet_fabric.md).
+  bool deterministic = false;
   uint64_t bytes = 4096;      // each GPU's buffer; a multiple of the flit's bytes
   unsigned home = 0;          // the region's home GPU (it merges PARTIALs)
   uint64_t net_base = 0x100000;  // the region's network address: aligned to its size (a power of two >= bytes)
@@ -32,6 +36,7 @@ struct AllReduceSpec {
   uint64_t max_cycles = 20000000;
   // Each GPU's buffers in its local memory.
   uint64_t src_addr = 0, dst_addr = 0, merge_addr = 0;  // 0, 0, 0: laid out one after the other
+  uint64_t stage_addr = 0;  // deterministic mode: the home's stages, gpus x bytes (0: after the others)
   // Throws std::invalid_argument naming the field and its allowed range.
   void validate(const InnetFabricConfig& c) const;
 };

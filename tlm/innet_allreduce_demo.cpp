@@ -44,7 +44,8 @@ const char* kHelp =
     "  --entries N      reduction table entries, 2..64 (16)\n"
     "  --bytes N        each GPU's buffer, a multiple of 16 (65536)\n"
     "  --dtype T        fp16, bf16 or fp32 (fp32)\n"
-    "  --mode M         push or pull (push)\n"
+    "  --mode M         push, pull, or deterministic (push; deterministic: the switch\n"
+    "                   forwards every PUSH to the home, which adds them in GPU order)\n"
     "  --random         random values (checked within the rounding bound) instead of\n"
     "                   small integers (checked exactly)\n"
     "  --home G         the region's home GPU (0)\n"
@@ -99,12 +100,14 @@ Options parse(int argc, char** argv) {
   }
   if (o.dtype != "fp16" && o.dtype != "bf16" && o.dtype != "fp32")
     throw std::invalid_argument("--dtype = '" + o.dtype + "'; allowed: fp16, bf16, fp32");
-  if (o.mode != "push" && o.mode != "pull") throw std::invalid_argument("--mode = '" + o.mode + "'; allowed: push, pull");
+  if (o.mode != "push" && o.mode != "pull" && o.mode != "deterministic")
+    throw std::invalid_argument("--mode = '" + o.mode + "'; allowed: push, pull, deterministic");
   if (o.gpus > o.ports)
     throw std::invalid_argument("--gpus = " + std::to_string(o.gpus) + " is out of range; allowed: 2.." +
                                 std::to_string(o.ports) + " (--ports)");
   o.spec.dtype = uint8_t(o.dtype == "fp16" ? 0 : o.dtype == "bf16" ? 1 : 2);
   o.spec.pull = o.mode == "pull";
+  o.spec.deterministic = o.mode == "deterministic";
   o.spec.bytes = o.bytes;
   uint64_t size = 1;
   while (size < o.bytes) size <<= 1;
@@ -131,7 +134,7 @@ int run(const Options& o) {
   c.link_lat = o.link_lat;
   c.link_cycles = o.link_cycles;
   uint64_t mem = 4096;
-  while (mem < 3 * o.bytes) mem <<= 1;
+  while (mem < (3 + o.gpus) * o.bytes) mem <<= 1;
   c.ep.mem_bytes = unsigned(mem);
   c.ep.count_depth = unsigned(std::max<uint64_t>(2, o.bytes / 16));
   InnetFabric f(c);
@@ -162,18 +165,18 @@ int run(const Options& o) {
   if (o.trace)
     for (const auto& s : r.setup) std::printf("  %s\n", s.c_str());
 
-  std::printf("\n| GPU | flits up | flits down | PUSH | PULL | answers | RESULTs | PULL_RSPs | PARTIALs merged | home RESULTs |\n");
-  std::printf("|---|---|---|---|---|---|---|---|---|---|\n");
+  std::printf("\n| GPU | flits up | flits down | PUSH | PULL | answers | RESULTs | PULL_RSPs | PARTIALs merged | staged | home RESULTs |\n");
+  std::printf("|---|---|---|---|---|---|---|---|---|---|---|\n");
   uint64_t moved = 0;
   for (unsigned g = 0; g < o.gpus; ++g) {
     const t3::InnetEndpointStats& e = r.ep[g];
     moved += (r.up_flits[g] + r.down_flits[g]) * (c.sw.flit_w / 8);
-    std::printf("| %u | %llu | %llu | %llu | %llu | %llu | %llu | %llu | %llu | %llu |\n", g,
+    std::printf("| %u | %llu | %llu | %llu | %llu | %llu | %llu | %llu | %llu | %llu | %llu |\n", g,
                 static_cast<unsigned long long>(r.up_flits[g]), static_cast<unsigned long long>(r.down_flits[g]),
                 static_cast<unsigned long long>(e.pushes), static_cast<unsigned long long>(e.pulls),
                 static_cast<unsigned long long>(e.pull_answers), static_cast<unsigned long long>(e.results),
                 static_cast<unsigned long long>(e.pull_rsps), static_cast<unsigned long long>(e.partials),
-                static_cast<unsigned long long>(e.home_results));
+                static_cast<unsigned long long>(e.staged), static_cast<unsigned long long>(e.home_results));
   }
   std::printf("\nswitch: %u entries allocated, %u reductions completed, %u LRU evictions, %u timeouts, %u PULL_RSPs passed\n",
               r.allocs, r.completions, r.evict_lru, r.evict_timeout, r.bypasses);

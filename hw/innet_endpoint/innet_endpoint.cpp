@@ -19,6 +19,7 @@ const char* name(EpError e) {
     case EpError::not_home: return "not_home";
     case EpError::overcount: return "overcount";
     case EpError::wrong_dtype: return "wrong_dtype";
+    case EpError::wrong_src: return "wrong_src";
   }
   return "?";
 }
@@ -107,6 +108,19 @@ void InnetEndpoint::set_window(unsigned i, const EpWindow& w) {
     if (w.home && overlap(w.merge, w.bytes, w.src, w.bytes))
       window_error(i, "merge", "= " + hex(w.merge) + " overlaps src " + hex(w.src) +
                                    ": a home merges outside its contribution");
+    if (w.det) {
+      if (!w.home) window_error(i, "det", "= 1 without home: only the home stages and adds in order");
+      if (unsigned(__builtin_popcount(w.contrib_mask)) != w.expect)
+        window_error(i, "contrib_mask", "= " + hex(w.contrib_mask) + ": one bit per contributor, expect (" +
+                                            std::to_string(w.expect) + ") of them");
+      const uint64_t n = uint64_t(w.expect) * w.bytes;
+      if (w.stage % fb || w.stage > mb || n > mb - w.stage)
+        window_error(i, "stage", "= " + hex(w.stage) + ": a multiple of " + std::to_string(fb) +
+                                     " with stage + expect * bytes <= " + hex(mb) + " (MEM_BYTES)");
+      for (const auto& [nm, a] : bufs)
+        if (overlap(w.stage, n, a, w.bytes))
+          window_error(i, "stage", "= " + hex(w.stage) + " overlaps " + nm + " " + hex(a));
+    }
     for (unsigned j = 0; j < p_.windows; ++j) {
       const EpWindow& o = win_[j];
       if (j == i || !o.valid) continue;
@@ -137,7 +151,8 @@ uint8_t InnetEndpoint::counter_of(uint64_t a) const {
 bool InnetEndpoint::idle() const {
   return txq_.q.empty() && rspq_.q.empty() && rxq_[0].empty() && rxq_[1].empty() && resq_.empty() &&
          tx_.left == 0 && pull_.left == 0 && pull_.drop == 0 && rx_.mode == Rx::kIdle && fin_.empty() &&
-         homeq_.empty() && !home_.busy && sweep_pending_ == 0 && inflight_.empty();
+         homeq_.empty() && !home_.busy && sweep_pending_ == 0 && inflight_.empty() && pull_.stage_left == 0 &&
+         detq_.empty() && !det_.busy;
 }
 
 unsigned InnetEndpoint::open_lines() const {
@@ -158,6 +173,9 @@ void InnetEndpoint::reset() {
   fin_.clear();
   homeq_.clear();
   home_ = Home{};
+  detq_.clear();
+  detq_reserved_ = 0;
+  det_ = Det{};
   sweep_pending_ = 0;
   sweep_at_ = 0;
   inflight_.clear();
@@ -196,6 +214,7 @@ void InnetEndpoint::deliver(const ReadTag& t, const Wide& d) {
       rspq_.fill(t.seq, d);
       if (home_.echo_left) home_.echo.push_back(d);
       break;
+    case kDet: det_.data.push_back(d); break;
     case kFinal: {
       FinalLine& f = fin_.at(size_t((t.seq >> 8) - fin_head_seq_));
       f.data[t.seq & 0xFF] = d;
@@ -244,6 +263,18 @@ void InnetEndpoint::step_pull() {
     }
     return;
   }
+  if (pull_.stage_left) {  // a deterministic home's PUSH: its data into the contributor's stage
+    if (!q.empty() && mem_free()) {
+      mem_write(pull_.addr, q.front());
+      q.pop_front();
+      pull_.addr += p_.flit_bytes();
+      if (--pull_.stage_left == 0 && pull_.completes) {
+        --detq_reserved_;
+        detq_.push_back(DetLine{pull_.win, pull_.line, pull_.len});
+      }
+    }
+    return;
+  }
   if (pull_.left) {
     if (mem_free()) {
       mem_read(pull_.addr, ReadTag{kPull, pull_.seq++});
@@ -257,9 +288,15 @@ void InnetEndpoint::step_pull() {
   EpError e = EpError::none;
   int w = -1;
   if (pkt::check(h, p_.max_len, p_.flit_w) != pkt::Malformed::none) e = EpError::malformed;
-  else if (h.op != uint8_t(Op::pull)) e = EpError::wrong_op;
+  else if (h.op != uint8_t(Op::pull) && h.op != uint8_t(Op::push)) e = EpError::wrong_op;
   else if ((w = find_window(h.addr, h.len)) < 0) e = EpError::no_window;
   else if (h.dtype != win_[unsigned(w)].dtype) e = EpError::wrong_dtype;
+  else if (h.op == uint8_t(Op::push) && !win_[unsigned(w)].det) e = EpError::wrong_op;
+  if (e == EpError::none && h.op == uint8_t(Op::push)) {
+    if (!take_det_push(h, w)) return;
+    q.pop_front();
+    return;
+  }
   if (e != EpError::none) {
     drop(e);
     q.pop_front();
@@ -284,6 +321,76 @@ void InnetEndpoint::step_pull() {
   pull_.left = h.len;
   pull_.addr = win.src + (h.addr - win.net_base);
   ++st_.pull_answers;
+}
+
+// A PUSH at a deterministic home: staged by its contributor's rank. false:
+// it waits (its line would complete with no room to queue the line for the
+// in-order add: requests may wait for what drains).
+bool InnetEndpoint::take_det_push(const pkt::Header& h, int w) {
+  const EpWindow& win = win_[unsigned(w)];
+  const uint64_t off = h.addr - win.net_base;
+  const uint32_t line = uint32_t(win.count_base + off / p_.flit_bytes());
+  EpError e = EpError::none;
+  if (h.src >= 32 || !(win.contrib_mask >> h.src & 1)) e = EpError::wrong_src;
+  else if (h.count != 1 || count_[line] + 1u > win.expect) e = EpError::overcount;
+  if (e != EpError::none) {
+    drop(e);
+    pull_.drop = pkt::wire_flits(h) - 1;
+    return true;
+  }
+  const bool completes = count_[line] + 1u == win.expect;
+  if (completes) {
+    if (detq_.size() + detq_reserved_ >= p_.home_q) return false;
+    ++detq_reserved_;
+  }
+  const unsigned rank = unsigned(__builtin_popcount(win.contrib_mask & ((1u << h.src) - 1)));
+  count_[line] = uint8_t(count_[line] + 1);
+  clen_[line] = h.len;
+  pull_.stage_left = h.len;
+  pull_.addr = win.stage + uint64_t(rank) * win.bytes + off;
+  pull_.completes = completes;
+  pull_.win = unsigned(w);
+  pull_.line = line;
+  pull_.len = h.len;
+  ++st_.staged;
+  return true;
+}
+
+// A deterministic home's line: its contributions read from the stages in
+// rank order and added into the merge area in that order (the first
+// stored), then sent as the home sends a merged line.
+void InnetEndpoint::step_det() {
+  Det& d = det_;
+  const unsigned dcap = 2 * p_.max_len;
+  if (!d.busy) {
+    if (detq_.empty()) return;
+    d = Det{};
+    d.busy = true;
+    d.l = detq_.front();
+    detq_.pop_front();
+  }
+  const EpWindow& win = win_[d.l.win];
+  const unsigned total = unsigned(win.expect) * d.l.len;
+  const uint64_t off = uint64_t(d.l.line - win.count_base) * p_.flit_bytes();
+  if (d.read < total && d.reserved < dcap && mem_free()) {
+    const unsigned k = d.read / d.l.len, i = d.read % d.l.len;
+    mem_read(win.stage + uint64_t(k) * win.bytes + off + uint64_t(i) * p_.flit_bytes(), ReadTag{kDet, d.read});
+    ++d.read;
+    ++d.reserved;
+  }
+  if (!d.data.empty() && d.used < total && mem_free()) {
+    const unsigned k = d.used / d.l.len, i = d.used % d.l.len;
+    const uint64_t a = win.merge + off + uint64_t(i) * p_.flit_bytes();
+    if (k == 0) mem_write(a, d.data.front());
+    else mem_add(a, d.data.front(), win.dtype);
+    d.data.pop_front();
+    --d.reserved;
+    ++d.used;
+  }
+  if (d.used == total && homeq_.size() < p_.home_q) {
+    homeq_.push_back(HomeLine{d.l.win, d.l.line, d.l.len});
+    d = Det{};
+  }
 }
 
 // A response's header: what its data flits will do.
@@ -447,7 +554,7 @@ bool InnetEndpoint::next_home_line(HomeLine& l) {
   for (unsigned w = 0; w < p_.windows; ++w) {
     const EpWindow& win = win_[w];
     const uint64_t lines = win.bytes / p_.flit_bytes();
-    if (win.valid && win.home && i >= win.count_base && i < win.count_base + lines && count_[i] == win.expect) {
+    if (win.valid && win.home && !win.det && i >= win.count_base && i < win.count_base + lines && count_[i] == win.expect) {
       l = HomeLine{w, i, clen_[i]};
       return true;
     }
@@ -571,6 +678,7 @@ void InnetEndpoint::step(const InnetEndpointInputs& in, InnetEndpointOutputs& o)
   ops_ = 0;
   step_rx();
   step_home();
+  step_det();
   step_final();
   step_pull();
   step_tx();

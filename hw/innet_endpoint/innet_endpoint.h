@@ -75,6 +75,14 @@ struct EpWindow {
   uint8_t expect = 0;       // the region's contributors
   uint8_t dtype = 0;        // 0 fp16, 1 bf16, 2 fp32
   bool home = false;        // this GPU is the region's home
+  // Deterministic mode (a home only): the switch does not reduce (the
+  // region's root bit clear sends every PUSH to the home); the home stages
+  // each contributor's line at stage + rank * bytes (rank: the contributor's
+  // place in contrib_mask, by its src) and, once all are in, adds them in
+  // rank order: the same bits whatever order they came in.
+  bool det = false;
+  uint64_t stage = 0;
+  uint32_t contrib_mask = 0;  // the contributors' src ids (bit per GPU)
 };
 
 struct InnetEndpointInputs {
@@ -113,6 +121,7 @@ struct InnetEndpointStats {
   uint64_t partials = 0;                   // PARTIALs merged (home)
   uint64_t home_results = 0;               // RESULTs the home sent
   uint64_t home_sweeps = 0;                // completed lines found by the sweep (HOME_Q was full)
+  uint64_t staged = 0;                     // PUSHes staged at a deterministic home
   uint64_t dropped = 0;                    // packets dropped: see last_error
   uint64_t mem_reads = 0, mem_writes = 0, mem_adds = 0;
 };
@@ -126,6 +135,7 @@ enum class EpError : uint8_t {
   not_home = 4,      // a PARTIAL for a window whose home is elsewhere
   overcount = 5,     // contributions past the region's count
   wrong_dtype = 6,   // a reduction of another type than the window's
+  wrong_src = 7,     // a PUSH to a deterministic home from a src not in contrib_mask
 };
 const char* name(EpError e);
 
@@ -174,7 +184,7 @@ class InnetEndpoint {
     bool head_ready() const { return !q.empty() && q.front().ready; }
   };
   // Who a memory read answers (where its data goes).
-  enum Reader : uint8_t { kTx, kPull, kFinal, kHome };
+  enum Reader : uint8_t { kTx, kPull, kFinal, kHome, kDet };
   struct ReadTag {
     Reader who;
     uint64_t seq;  // the slot (tx, pull, home) or the final queue's entry
@@ -183,9 +193,24 @@ class InnetEndpoint {
     unsigned left = 0;
     uint64_t addr = 0, seq = 0;
   };
-  struct PullAns {  // the PULL being answered
-    unsigned left = 0, drop = 0;
+  struct PullAns {  // the PULL being answered, or (deterministic home) the PUSH being staged
+    unsigned left = 0, drop = 0, stage_left = 0;
     uint64_t addr = 0, seq = 0;
+    bool completes = false;  // the staged PUSH is the line's last
+    unsigned win = 0;
+    uint32_t line = 0;
+    unsigned len = 0;
+  };
+  struct DetLine {  // a deterministic home's line, all contributions staged
+    unsigned win = 0;
+    uint32_t line = 0;
+    unsigned len = 0;
+  };
+  struct Det {  // the line being added in rank order
+    bool busy = false;
+    DetLine l;
+    unsigned read = 0, used = 0, reserved = 0;  // flits read, added; data room reserved
+    std::deque<Wide> data;
   };
   struct Rx {  // the response whose data flits are coming
     enum Mode : uint8_t { kIdle, kDrop, kWrite, kMerge } mode = kIdle;
@@ -237,6 +262,8 @@ class InnetEndpoint {
   void finish_rx();
   void step_final();
   void step_home();
+  void step_det();
+  bool take_det_push(const pkt::Header& h, int w);
   bool resq_room() const { return resq_.size() + resq_reserved_ < resq_cap_; }
   void drop(EpError e);
   bool next_home_line(HomeLine& l);
@@ -268,6 +295,9 @@ class InnetEndpoint {
   uint64_t sweep_pending_ = 0;
   uint32_t sweep_at_ = 0;
   Home home_;
+  std::deque<DetLine> detq_;
+  unsigned detq_reserved_ = 0;
+  Det det_;
   struct InFlight {
     uint64_t due;
     ReadTag tag;
