@@ -5,6 +5,7 @@
 // evictions and timeouts, the time against a software ring all-reduce on the
 // same links, and the checks. `--help` lists the options.
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -159,7 +160,9 @@ int run(const Options& o) {
               o.gpus, o.ports, c.sw.flit_w, o.entries, o.link_lat, o.link_cycles);
   std::printf("buffer: %llu bytes of %s per GPU, %s mode, home GPU %u, reduction table timeout %u cycles\n",
               static_cast<unsigned long long>(o.bytes), o.dtype.c_str(), o.mode.c_str(), o.spec.home, o.spec.rt_timeout);
+  const auto t0 = std::chrono::steady_clock::now();
   const AllReduceReport r = t3::run_all_reduce(f, o.spec, in, out);
+  const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   std::printf("set-up: %zu register writes by the fabric manager and the endpoint driver%s\n", r.setup.size(),
               o.trace ? ":" : " (--trace prints them)");
   if (o.trace)
@@ -196,6 +199,9 @@ int run(const Options& o) {
   std::printf("time: %llu cycles; a software ring all-reduce on the same links: about %.0f cycles (estimate: 2(N-1) "
               "steps of S/N bytes); in-network %.2fx\n",
               static_cast<unsigned long long>(r.cycles), ring, ring / double(std::max<uint64_t>(1, r.cycles)));
+
+  std::printf("simulated %llu cycles in %.2f s (%.0f cycles/s: the switch, %u endpoints and their links)\n",
+              static_cast<unsigned long long>(f.cycle()), wall, double(f.cycle()) / std::max(wall, 1e-9), o.gpus);
 
   // The checks: against the exact sum (small integers) or within the bound
   // of any order's rounding (tests/innet_fabric_test.cpp says why).
