@@ -78,7 +78,7 @@ AllReduceReport run_all_reduce(InnetFabric& f, const AllReduceSpec& s, const std
   // The fabric manager: the region in both region tables, the reduction
   // table's timeout (and PULL_PASS 0: this switch is every pull's first hop).
   auto sw_write = [&](const char* blk, uint32_t base, uint32_t a, uint32_t d) {
-    if (f.sw().tlm_write(base + a, d) != RegStatus::ok)
+    if (!f.switch_write(base + a, d))
       throw std::logic_error(std::string("all_reduce: the switch refused a write to ") + blk + " " + hex(a));
     r.setup.push_back(std::string("switch.") + blk + "+" + hex(a) + " = " + hex(d));
   };
@@ -123,6 +123,12 @@ AllReduceReport run_all_reduce(InnetFabric& f, const AllReduceSpec& s, const std
     ep_write(T3_DMA_CREDIT_A_TIMEOUT, s.dma_timeout);
     ep_write(T3_DMA_CREDIT_A_INJ_LIMIT, s.inj_limit);
     e.memory().load(l.src, in[g].data(), s.bytes);
+    // What a run does not write shows: the result and merge areas poisoned
+    // (0xA5 bytes: in every type a tiny negative value, no sum of the tests'
+    // data), not left from a run before.
+    const std::vector<uint8_t> poison(s.bytes, 0xA5);
+    if (!overlap(l.dst, l.src, s.bytes)) e.memory().load(l.dst, poison.data(), s.bytes);
+    if (w.home) e.memory().load(l.merge, poison.data(), s.bytes);
   }
   for (int i = 0; i < 4; ++i) f.step();  // the registers' writes settle
 
@@ -176,6 +182,12 @@ AllReduceReport run_all_reduce(InnetFabric& f, const AllReduceSpec& s, const std
     if (e.stats().dropped)
       r.errors.push_back("gpu" + std::to_string(g) + ": dropped " + std::to_string(e.stats().dropped) + " packets (last: " +
                          name(e.last_error()) + ")");
+    uint32_t strays = 0, bad = 0;
+    e.tlm_read(T3_DMA_CREDIT_A_STAT_STRAYS, strays);
+    e.tlm_read(T3_DMA_CREDIT_A_STAT_BAD_RES, bad);
+    if (strays || bad)
+      r.errors.push_back("gpu" + std::to_string(g) + ": its DMA credit controller saw " + std::to_string(strays) +
+                         " stray and " + std::to_string(bad) + " malformed results");
     if (e.open_lines()) r.errors.push_back("gpu" + std::to_string(g) + ": " + std::to_string(e.open_lines()) + " lines merged in part");
     r.ep.push_back(e.stats());
     r.up_flits.push_back(f.up_flits(g, 0) + f.up_flits(g, 1));
@@ -183,7 +195,7 @@ AllReduceReport run_all_reduce(InnetFabric& f, const AllReduceSpec& s, const std
   }
   auto rt = [&](uint32_t a) {
     uint32_t v = 0;
-    f.sw().tlm_read(T3_INNET_SWITCH_REDUCTION_TABLE_BASE + a, v);
+    f.switch_read(T3_INNET_SWITCH_REDUCTION_TABLE_BASE + a, v);
     return v;
   };
   r.completions = rt(T3_REDUCTION_TABLE_A_STAT_COMPLETIONS);

@@ -65,7 +65,8 @@ const InnetFabricConfig& checked(const InnetFabricConfig& c) {
 unsigned rx_depth(const InnetFabricConfig& c) { return 2 * c.link_lat / c.link_cycles + 2 + c.ep.max_len; }
 }  // namespace
 
-InnetFabric::InnetFabric(const InnetFabricConfig& cfg) : cfg_(checked(cfg)), sw_(cfg_.sw) {
+InnetFabric::InnetFabric(const InnetFabricConfig& cfg, std::unique_ptr<FabricSwitch> sw)
+    : cfg_(checked(cfg)), sw_(sw ? std::move(sw) : std::make_unique<ModelSwitch>(cfg_.sw)) {
   for (unsigned g = 0; g < cfg_.gpus; ++g) {
     ep_.push_back(std::make_unique<InnetEndpoint>(cfg_.ep));
     ep_.back()->set_node(uint8_t(g));
@@ -88,6 +89,7 @@ void InnetFabric::reset(unsigned cycles) {
     up_[g] = FabricLink(cfg_.link_lat, cfg_.link_cycles, rx_depth(cfg_));
     down_[g] = FabricLink(cfg_.link_lat, cfg_.link_cycles, rx_depth(cfg_));
     cmdq_[g].clear();
+    cpl_[g].clear();
     cpl_pending_[g] = 0;
     cpl_wait_[g] = 0;
   }
@@ -96,17 +98,44 @@ void InnetFabric::reset(unsigned cycles) {
 bool InnetFabric::quiet() const {
   for (unsigned g = 0; g < cfg_.gpus; ++g) {
     if (!ep_[g]->idle() || !up_[g].idle() || !down_[g].idle() || !cmdq_[g].empty()) return false;
-    for (unsigned k = 0; k < 2; ++k)
-      if (sw_.ingress_count(k, g) || sw_.egress_count(k, g)) return false;
   }
-  return true;
+  // The switch has taken and given nothing for longer than a packet takes
+  // through it (the fabric sees its pins, not its queues: the RTL's too).
+  return sw_idle_ > 64;
 }
+
+bool InnetFabric::switch_access(bool write, uint32_t addr, uint32_t wdata, uint32_t& rdata) {
+  apb_ = ApbRequest{};
+  apb_.psel = true;
+  apb_.pwrite = write;
+  apb_.paddr = addr;
+  apb_.pwdata = wdata;
+  apb_.pstrb = write ? 0xF : 0;
+  step();  // setup
+  apb_.penable = true;
+  for (int i = 0; i < 16; ++i) {  // access, until PREADY
+    step();
+    if (so_.apb.pready) break;
+  }
+  rdata = so_.apb.prdata;
+  const bool ok = so_.apb.pready && !so_.apb.pslverr;
+  apb_ = ApbRequest{};
+  return ok;
+}
+
+bool InnetFabric::switch_write(uint32_t addr, uint32_t data) {
+  uint32_t unused;
+  return switch_access(true, addr, data, unused);
+}
+
+bool InnetFabric::switch_read(uint32_t addr, uint32_t& data) { return switch_access(false, addr, 0, data); }
 
 void InnetFabric::step() {
   const unsigned n = cfg_.gpus, fw = cfg_.sw.flit_w;
   // Every block's inputs from the links' and queues' state.
   si_ = InnetSwitchInputs{};
   si_.rst_n = !rst_;
+  si_.apb = apb_;
   uint32_t all = uint32_t(low_mask(cfg_.sw.ports));
   si_.req_out_ready = si_.rsp_out_ready = all;  // ports without a GPU: drained
   for (unsigned g = 0; g < n; ++g) {
@@ -142,7 +171,10 @@ void InnetFabric::step() {
     e.req_out_ready = up_[g].ready(0);
     e.rsp_out_ready = up_[g].ready(1);
   }
-  sw_.step(si_, so_);
+  sw_->step(si_, so_);
+  const bool moved = (si_.req_in_valid & so_.req_in_ready) | (si_.rsp_in_valid & so_.rsp_in_ready) |
+                     so_.req_out_valid | so_.rsp_out_valid;
+  sw_idle_ = moved ? 0 : sw_idle_ + 1;
   for (unsigned g = 0; g < n; ++g) ep_[g]->step(ei_[g], eo_[g]);
   ++now_;
   if (rst_) return;

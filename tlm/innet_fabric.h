@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "innet_endpoint/innet_endpoint.h"
+#include "common/apb.h"
 #include "innet_switch/innet_switch.h"
 
 namespace t3 {
@@ -69,6 +70,29 @@ class FabricLink {
   uint64_t sent_[2] = {0, 0};
 };
 
+// The switch as the fabric clocks it: its cycle model, or (testbench/
+// innet_switch/innet_switch_fabric.h) its Verilated RTL compared with the
+// model in every cycle. Registers are reached through its APB pins only, so
+// that both see the same accesses.
+class FabricSwitch {
+ public:
+  virtual ~FabricSwitch() = default;
+  virtual void step(const InnetSwitchInputs& in, InnetSwitchOutputs& out) = 0;
+  virtual const char* name() const = 0;
+  // Cycles whose outputs differed between model and RTL (0 for the model).
+  virtual uint64_t mismatches() const { return 0; }
+};
+
+class ModelSwitch final : public FabricSwitch {
+ public:
+  explicit ModelSwitch(const InnetSwitchParams& p) : sw_(p) {}
+  void step(const InnetSwitchInputs& in, InnetSwitchOutputs& out) override { sw_.step(in, out); }
+  const char* name() const override { return "model"; }
+
+ private:
+  InnetSwitch sw_;
+};
+
 // A reduction request as the processor gives it to its DMA credit controller.
 struct FabricCmd {
   uint64_t local = 0, net = 0;
@@ -84,10 +108,15 @@ struct FabricCpl {
 
 class InnetFabric {
  public:
-  explicit InnetFabric(const InnetFabricConfig& cfg);
+  // sw: the switch to clock (default: its cycle model).
+  explicit InnetFabric(const InnetFabricConfig& cfg, std::unique_ptr<FabricSwitch> sw = nullptr);
 
   const InnetFabricConfig& config() const { return cfg_; }
-  InnetSwitch& sw() { return sw_; }
+  FabricSwitch& sw() { return *sw_; }
+  // A register access on the switch's APB port (the fabric manager's host):
+  // the fabric runs the access's cycles. true: answered without PSLVERR.
+  bool switch_write(uint32_t addr, uint32_t data);
+  bool switch_read(uint32_t addr, uint32_t& data);
   InnetEndpoint& ep(unsigned g) { return *ep_.at(g); }
   const InnetEndpoint& ep(unsigned g) const { return *ep_.at(g); }
   uint64_t cycle() const { return now_; }
@@ -110,7 +139,10 @@ class InnetFabric {
 
  private:
   InnetFabricConfig cfg_;
-  InnetSwitch sw_;
+  bool switch_access(bool write, uint32_t addr, uint32_t wdata, uint32_t& rdata);
+  std::unique_ptr<FabricSwitch> sw_;
+  ApbRequest apb_;        // driven on the switch's register port in the next step()
+  uint64_t sw_idle_ = 0;  // cycles since the switch last took or gave a flit
   std::vector<std::unique_ptr<InnetEndpoint>> ep_;
   std::vector<FabricLink> up_, down_;
   std::vector<std::deque<FabricCmd>> cmdq_;

@@ -181,6 +181,8 @@ void InnetEndpoint::reset() {
   inflight_.clear();
   std::fill(count_.begin(), count_.end(), 0);
   for (CtrRange& c : ctr_) c = CtrRange{};
+  st_ = InnetEndpointStats{};
+  last_err_ = EpError::none;
 }
 
 void InnetEndpoint::drop(EpError e) {
@@ -212,6 +214,7 @@ void InnetEndpoint::deliver(const ReadTag& t, const Wide& d) {
     case kPull: rspq_.fill(t.seq, d); break;
     case kHome:
       rspq_.fill(t.seq, d);
+      --home_.reading;
       if (home_.echo_left) home_.echo.push_back(d);
       break;
     case kDet: det_.data.push_back(d); break;
@@ -554,7 +557,11 @@ bool InnetEndpoint::next_home_line(HomeLine& l) {
   for (unsigned w = 0; w < p_.windows; ++w) {
     const EpWindow& win = win_[w];
     const uint64_t lines = win.bytes / p_.flit_bytes();
-    if (win.valid && win.home && !win.det && i >= win.count_base && i < win.count_base + lines && count_[i] == win.expect) {
+    // A line's count reaches expect when its last PARTIAL's header is taken;
+    // it is whole once that PARTIAL's data are merged (finish_rx queues it).
+    const bool merging = rx_.mode == Rx::kMerge && rx_.line == i;
+    if (win.valid && win.home && !win.det && i >= win.count_base && i < win.count_base + lines &&
+        count_[i] == win.expect && !merging) {
       l = HomeLine{w, i, clen_[i]};
       return true;
     }
@@ -602,6 +609,7 @@ void InnetEndpoint::step_home() {
     return;
   }
   if (h.left && mem_free()) {
+    ++h.reading;
     mem_read(h.addr, ReadTag{kHome, h.seq++});
     h.addr += p_.flit_bytes();
     --h.left;
@@ -612,7 +620,9 @@ void InnetEndpoint::step_home() {
     h.echo_addr += p_.flit_bytes();
     --h.echo_left;
   }
-  if (h.left == 0 && h.echo_left == 0) {
+  // Every read back (with merge == dst no echo waits for them): a read of
+  // this line must not reach the next line's echo.
+  if (h.left == 0 && h.echo_left == 0 && h.reading == 0) {
     const EpWindow& win = win_[h.l.win];
     pkt::Header r;
     r.op = uint8_t(Op::result);
@@ -671,7 +681,7 @@ void InnetEndpoint::step(const InnetEndpointInputs& in, InnetEndpointOutputs& o)
 
   // The edge. Reads due now reach their readers; the engines act on the
   // state before this edge, the responses' first (they free the network).
-  while (!inflight_.empty() && inflight_.front().due < now_) {
+  while (!inflight_.empty() && inflight_.front().due <= now_) {
     deliver(inflight_.front().tag, inflight_.front().data);
     inflight_.pop_front();
   }

@@ -239,7 +239,7 @@ class InnetEndpoint {
   struct Home {  // the completed line being sent
     bool busy = false;
     HomeLine l;
-    unsigned left = 0, echo_left = 0;
+    unsigned left = 0, echo_left = 0, reading = 0;  // reads to issue, echo writes, reads not back
     uint64_t addr = 0, seq = 0;
     std::deque<Wide> echo;  // data for the home's own dst (merge != dst)
     uint64_t echo_addr = 0;

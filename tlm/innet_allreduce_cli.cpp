@@ -1,0 +1,260 @@
+#include "innet_allreduce_cli.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <exception>
+#include <random>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "common/fp_add.h"
+#include "common/fp_convert.h"
+#include "innet_allreduce.h"
+
+namespace t3 {
+
+namespace {
+
+const char* kHelp =
+    "  An all-reduce of real data on GPUs on one in-network switch: the fabric\n"
+    "  manager's set-up, per-GPU traffic, reductions, evictions and timeouts, the\n"
+    "  time against a software ring all-reduce, the data checks; a run per mode.\n"
+    "  --gpus N         GPUs on the switch, 2..PORTS (4)\n"
+    "  --ports N        switch ports, 2..16 (8)\n"
+    "  --entries N      reduction table entries, 2..64 (16)\n"
+    "  --bytes N        each GPU's buffer, a multiple of 16 (65536)\n"
+    "  --dtype T        fp16, bf16 or fp32 (fp32)\n"
+    "  --mode M[,M..]   push, pull, deterministic: a run each, in order (push,pull;\n"
+    "                   deterministic: the switch forwards every PUSH to the home,\n"
+    "                   which adds them in GPU order)\n"
+    "  --random         random values (checked within the rounding bound) instead of\n"
+    "                   small integers (checked exactly)\n"
+    "  --home G         the region's home GPU (0)\n"
+    "  --timeout N      the reduction table's TIMEOUT in cycles, 0 none (2000)\n"
+    "  --straggler G    GPU G's request comes --delay cycles after the others'\n"
+    "  --delay N        (0)\n"
+    "  --link-lat N     cycles a flit takes on a link (8)\n"
+    "  --link-cycles N  switch cycles a flit occupies a link: the switch's internal\n"
+    "                   speedup over a link (4: its region tables move a flit a cycle\n"
+    "                   for every port, docs/blocks/innet_switch.md)\n"
+    "  --seed N         the data's seed (1)\n"
+    "  --trace          print every register write of the set-up\n";
+
+unsigned number(const std::string& opt, const char* text, uint64_t lo, uint64_t hi) {
+  char* end = nullptr;
+  const unsigned long long v = std::strtoull(text ? text : "", &end, 0);
+  if (!text || *end || v < lo || v > hi)
+    throw std::invalid_argument(opt + " = '" + (text ? text : "") + "' is out of range; allowed: " + std::to_string(lo) +
+                                ".." + std::to_string(hi));
+  return unsigned(v);
+}
+
+}  // namespace
+
+std::string allreduce_help() { return kHelp; }
+
+AllReduceOptions parse_allreduce_options(int argc, char** argv, std::vector<char*>* rest) {
+  AllReduceOptions o;
+  std::string modes = "push,pull";
+  if (rest) rest->push_back(argv[0]);
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    const char* v = i + 1 < argc ? argv[i + 1] : nullptr;
+    auto next = [&] { ++i; };
+    if (a == "--help" || a == "-h") {
+      o.help = true;
+      if (rest) rest->push_back(argv[i]);
+    } else if (a == "--gpus") o.gpus = number(a, v, 2, 16), next();
+    else if (a == "--ports") o.ports = number(a, v, 2, 16), next();
+    else if (a == "--entries") o.entries = number(a, v, 2, 64), next();
+    else if (a == "--bytes") o.bytes = number(a, v, 16, 1u << 24), next();
+    else if (a == "--home") o.spec.home = number(a, v, 0, 15), next();
+    else if (a == "--timeout") o.spec.rt_timeout = number(a, v, 0, 0xFFFFFFFFu), next();
+    else if (a == "--straggler") o.spec.straggler = int(number(a, v, 0, 15)), next();
+    else if (a == "--delay") o.spec.straggler_delay = number(a, v, 0, 100000000), next();
+    else if (a == "--link-lat") o.link_lat = number(a, v, 1, 10000), next();
+    else if (a == "--link-cycles") o.link_cycles = number(a, v, 1, 64), next();
+    else if (a == "--seed") o.seed = number(a, v, 0, 0xFFFFFFFFu), next();
+    else if (a == "--random") o.exact = false;
+    else if (a == "--trace") o.trace = true;
+    else if (a == "--dtype" || a == "--mode") {
+      if (!v) throw std::invalid_argument(a + " needs a value");
+      (a == "--dtype" ? o.dtype : modes) = v;
+      next();
+    } else if (rest) {
+      rest->push_back(argv[i]);  // the program's own (a co-simulation's run options)
+    } else {
+      throw std::invalid_argument("unknown option '" + a + "' (--help lists them)");
+    }
+  }
+  o.modes.clear();
+  for (size_t at = 0; at <= modes.size();) {
+    const size_t end = std::min(modes.find(',', at), modes.size());
+    const std::string m = modes.substr(at, end - at);
+    if (m != "push" && m != "pull" && m != "deterministic")
+      throw std::invalid_argument("--mode = '" + m + "'; allowed: push, pull, deterministic (a comma list)");
+    o.modes.push_back(m);
+    at = end + 1;
+  }
+  if (o.dtype != "fp16" && o.dtype != "bf16" && o.dtype != "fp32")
+    throw std::invalid_argument("--dtype = '" + o.dtype + "'; allowed: fp16, bf16, fp32");
+  if (o.gpus > o.ports)
+    throw std::invalid_argument("--gpus = " + std::to_string(o.gpus) + " is out of range; allowed: 2.." +
+                                std::to_string(o.ports) + " (--ports)");
+  o.spec.dtype = uint8_t(o.dtype == "fp16" ? 0 : o.dtype == "bf16" ? 1 : 2);
+  o.spec.bytes = o.bytes;
+  uint64_t size = 1;
+  while (size < o.bytes) size <<= 1;
+  o.spec.net_base = size;  // the region's base: aligned to its size
+  return o;
+}
+
+namespace {
+const FpFormat& format(uint8_t d) { return d == 0 ? kFp16 : d == 1 ? kBf16 : kFp32; }
+unsigned ebytes(uint8_t d) { return d == 2 ? 4 : 2; }
+double value(uint8_t d, const std::vector<uint8_t>& b, size_t i) {
+  uint32_t bits = 0;
+  std::memcpy(&bits, b.data() + i * ebytes(d), ebytes(d));
+  if (d != 2) bits = fp_widen(format(d), bits);
+  float f;
+  std::memcpy(&f, &bits, 4);
+  return f;
+}
+
+}  // namespace
+
+namespace {
+bool run_one(InnetFabric& f, const AllReduceOptions& o, const std::string& mode);
+}  // namespace
+
+InnetFabricConfig allreduce_fabric(const AllReduceOptions& o) {
+  InnetFabricConfig c;
+  c.gpus = o.gpus;
+  c.sw.ports = o.ports;
+  c.sw.entries = o.entries;
+  c.link_lat = o.link_lat;
+  c.link_cycles = o.link_cycles;
+  uint64_t mem = 4096;
+  while (mem < (3 + o.gpus) * o.bytes) mem <<= 1;
+  c.ep.mem_bytes = unsigned(mem);
+  c.ep.count_depth = unsigned(std::max<uint64_t>(2, o.bytes / 16));
+  return c;
+}
+
+bool run_allreduce_cli(InnetFabric& f, const AllReduceOptions& opts) {
+  bool all = true;
+  for (const std::string& mode : opts.modes) {
+    AllReduceOptions o = opts;
+    o.spec.pull = mode == "pull";
+    o.spec.deterministic = mode == "deterministic";
+    all &= run_one(f, o, mode);
+  }
+  return all;
+}
+
+namespace {
+bool run_one(InnetFabric& f, const AllReduceOptions& o, const std::string& mode) {
+  const InnetFabricConfig& c = f.config();
+
+  const uint8_t d = o.spec.dtype;
+  std::mt19937 rng(o.seed);
+  const int lim = d == 0 ? 64 : d == 1 ? 8 : 1000;
+  std::uniform_int_distribution<int> small(-lim, lim);
+  std::uniform_real_distribution<float> mant(-1.0f, 1.0f);
+  std::vector<std::vector<uint8_t>> in(o.gpus, std::vector<uint8_t>(o.bytes)), out;
+  for (auto& b : in)
+    for (size_t i = 0; i < o.bytes / ebytes(d); ++i) {
+      const float v = o.exact ? float(small(rng)) : std::ldexp(mant(rng), int(rng() % 13) - 6);
+      uint32_t bits;
+      std::memcpy(&bits, &v, 4);
+      if (d != 2) bits = fp_narrow(format(d), bits);
+      std::memcpy(b.data() + i * ebytes(d), &bits, ebytes(d));
+    }
+
+  std::printf("\n== %s\ninnet all-reduce: %u GPUs on one switch (%u ports, %u-bit flits, %u reduction entries), links of %u cycles, "
+              "a flit every %u cycle(s)\n",
+              mode.c_str(), o.gpus, c.sw.ports, c.sw.flit_w, c.sw.entries, o.link_lat, o.link_cycles);
+  std::printf("switch: %s\n", f.sw().name());
+  std::printf("buffer: %llu bytes of %s per GPU, %s mode, home GPU %u, reduction table timeout %u cycles\n",
+              static_cast<unsigned long long>(o.bytes), o.dtype.c_str(), mode.c_str(), o.spec.home, o.spec.rt_timeout);
+  const uint64_t c0 = f.cycle();
+  const auto t0 = std::chrono::steady_clock::now();
+  const uint64_t mism0 = f.sw().mismatches();
+  const AllReduceReport r = run_all_reduce(f, o.spec, in, out);
+  const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  std::printf("set-up: %zu register writes by the fabric manager and the endpoint driver%s\n", r.setup.size(),
+              o.trace ? ":" : " (--trace prints them)");
+  if (o.trace)
+    for (const auto& s : r.setup) std::printf("  %s\n", s.c_str());
+
+  std::printf("\n| GPU | flits up | flits down | PUSH | PULL | answers | RESULTs | PULL_RSPs | PARTIALs merged | staged | home RESULTs |\n");
+  std::printf("|---|---|---|---|---|---|---|---|---|---|---|\n");
+  uint64_t moved = 0;
+  for (unsigned g = 0; g < o.gpus; ++g) {
+    const InnetEndpointStats& e = r.ep[g];
+    moved += (r.up_flits[g] + r.down_flits[g]) * (c.sw.flit_w / 8);
+    std::printf("| %u | %llu | %llu | %llu | %llu | %llu | %llu | %llu | %llu | %llu | %llu |\n", g,
+                static_cast<unsigned long long>(r.up_flits[g]), static_cast<unsigned long long>(r.down_flits[g]),
+                static_cast<unsigned long long>(e.pushes), static_cast<unsigned long long>(e.pulls),
+                static_cast<unsigned long long>(e.pull_answers), static_cast<unsigned long long>(e.results),
+                static_cast<unsigned long long>(e.pull_rsps), static_cast<unsigned long long>(e.partials),
+                static_cast<unsigned long long>(e.staged), static_cast<unsigned long long>(e.home_results));
+  }
+  std::printf("\nswitch: %u entries allocated, %u reductions completed, %u LRU evictions, %u timeouts, %u PULL_RSPs passed\n",
+              r.allocs, r.completions, r.evict_lru, r.evict_timeout, r.bypasses);
+  std::printf("bytes moved on the links (both ways, headers included): %llu\n", static_cast<unsigned long long>(moved));
+
+  // A software ring all-reduce of the same buffer on the same links (an
+  // estimate, not a run): 2 (N - 1) steps, each sending a chunk of S / N
+  // bytes to the next GPU through the switch (two links and the switch's
+  // 7-cycle path, docs/blocks/innet_switch.md), packets of MAX_LEN flits;
+  // a step takes the longer of a link's time for the chunk and the switch's
+  // for all N chunks (its region table moves a flit a cycle for every port).
+  const unsigned fb = c.sw.flit_w / 8, ml = c.sw.max_len;
+  const double chunk_flits = std::ceil(double(o.bytes) / o.gpus / fb);
+  const double wire = std::ceil(chunk_flits / ml) * (1 + ml);
+  const double step = std::max(wire * o.link_cycles, wire * o.gpus) + 2.0 * o.link_lat + 7;
+  const double ring = 2.0 * (o.gpus - 1) * step;
+  std::printf("time: %llu cycles; a software ring all-reduce on the same links: about %.0f cycles (estimate: 2(N-1) "
+              "steps of S/N bytes); in-network %.2fx\n",
+              static_cast<unsigned long long>(r.cycles), ring, ring / double(std::max<uint64_t>(1, r.cycles)));
+
+  std::printf("simulated %llu cycles in %.2f s (%.0f cycles/s: the switch, %u endpoints and their links)\n",
+              static_cast<unsigned long long>(f.cycle() - c0), wall, double(f.cycle() - c0) / std::max(wall, 1e-9), o.gpus);
+
+  // The checks: against the exact sum (small integers) or within the bound
+  // of any order's rounding (tests/innet_fabric_test.cpp says why).
+  const double u = std::ldexp(1.0, -int(format(d).man_w + 1)), k = o.gpus - 1.0, gamma = k * u / (1 - k * u);
+  size_t bad = 0, differ = 0;
+  for (size_t i = 0; i < o.bytes / ebytes(d); ++i) {
+    double sum = 0, abs = 0;
+    for (const auto& b : in) {
+      sum += value(d, b, i);
+      abs += std::fabs(value(d, b, i));
+    }
+    for (unsigned g = 0; g < o.gpus; ++g) {
+      const double v = value(d, out[g], i);
+      if (o.exact ? v != sum : std::fabs(v - sum) > gamma * abs) ++bad;
+      if (std::memcmp(out[g].data() + i * ebytes(d), out[0].data() + i * ebytes(d), ebytes(d))) ++differ;
+    }
+  }
+  std::printf("checks: %s: %zu mismatches; GPUs whose bits differ from GPU 0's: %zu elements%s\n",
+              o.exact ? "every element exact" : "every element within the rounding bound", bad, differ,
+              o.spec.pull ? " (pull mode reduces once per GPU, in each one's order)" : "");
+  const uint64_t mism = f.sw().mismatches() - mism0;
+  if (std::string(f.sw().name()) != "model")
+    std::printf("switch model against RTL: %llu cycles compared, every output: %llu mismatches\n",
+                static_cast<unsigned long long>(f.cycle() - c0), static_cast<unsigned long long>(mism));
+  for (const auto& e : r.errors) std::printf("error: %s\n", e.c_str());
+  const bool pass = r.finished && r.errors.empty() && bad == 0 && (o.spec.pull || differ == 0) && mism == 0;
+  std::printf("%s: %s\n", mode.c_str(), pass ? "PASS" : "FAIL");
+  return pass;
+}
+}  // namespace
+
+}  // namespace t3
