@@ -199,7 +199,7 @@ void InnetFabric::step() {
     down_[g].advance(now_);
     // The processor pops each completion record as it is written (its
     // register port, between clock edges as a TLM access is).
-    if (o.cpl_wr) ++cpl_pending_[g];
+    if (o.cpl_wr && auto_pop_) ++cpl_pending_[g];
     if (cpl_wait_[g]) --cpl_wait_[g];
     else if (cpl_pending_[g]) {
       uint32_t head = 0;

@@ -128,6 +128,9 @@ class InnetFabric {
   // completions seen (popped from the DMA credit controller's queue).
   void submit(unsigned g, const FabricCmd& c) { cmdq_.at(g).push_back(c); }
   const std::vector<FabricCpl>& completions(unsigned g) const { return cpl_.at(g); }
+  // false: the processors leave the completion queues to firmware (the
+  // endpoint driver's t3_ep_wait pops them); completions() stays empty.
+  void set_auto_pop(bool on) { auto_pop_ = on; }
   // Nothing queued or in flight anywhere but requests still in the DMA
   // credit controllers (their completions say when those end).
   bool quiet() const;
@@ -154,6 +157,7 @@ class InnetFabric {
   std::vector<InnetEndpointOutputs> eo_;
   uint64_t now_ = 0;
   bool rst_ = false;
+  bool auto_pop_ = true;
 };
 
 }  // namespace t3

@@ -2,6 +2,9 @@
 
 #include <cctype>
 #include <cstdio>
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
 
 namespace t3 {
 namespace {
@@ -49,6 +52,32 @@ std::string RegTrace::line(const std::string& time, bool write, uint64_t addr, u
   }
   if (!error.empty()) s += "  ERROR (" + error + ")";
   return s;
+}
+
+std::string trace_write_words(const std::string& line) {
+  std::istringstream in(line.substr(0, line.find('#')));
+  std::string w, out;
+  for (int i = 0; i < 5 && in >> w; ++i) out += (i ? " " : "") + w;
+  return out;
+}
+
+std::vector<std::string> trace_writes(const std::string& trace) {
+  std::vector<std::string> w;
+  std::istringstream in(trace);
+  for (std::string line; std::getline(in, line);) {
+    const size_t at = line.find(" W 0x");
+    if (at != std::string::npos) w.push_back(trace_write_words(line.substr(at + 1)));
+  }
+  return w;
+}
+
+std::vector<std::string> golden_writes(const std::string& path) {
+  std::ifstream g(path);
+  if (!g) throw std::runtime_error("cannot read the golden trace " + path);
+  std::vector<std::string> w;
+  for (std::string line; std::getline(g, line);)
+    if (!trace_write_words(line).empty()) w.push_back(trace_write_words(line));
+  return w;
 }
 
 }  // namespace t3

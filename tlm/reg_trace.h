@@ -38,4 +38,14 @@ class RegTrace {
   std::vector<TraceWindow> windows_;
 };
 
+// Golden traces (a configuration's writes written by hand, one a line):
+// a line's first five words, "W <address> <block.REGISTER> = <value>" (a
+// trace line's time before them and its field decode after them, and a
+// golden line's comment after '#', are left out); the write lines of a
+// trace; the write lines of a golden file (throws std::runtime_error naming
+// a file it cannot read).
+std::string trace_write_words(const std::string& line);
+std::vector<std::string> trace_writes(const std::string& trace);
+std::vector<std::string> golden_writes(const std::string& path);
+
 }  // namespace t3

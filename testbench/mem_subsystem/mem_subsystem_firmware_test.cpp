@@ -78,26 +78,6 @@ uint32_t rw_mask(uint32_t addr) {
   return 0;
 }
 
-// A write line's first five words (W, address, register, =, value): the
-// trace's time before them and its field decode after them are left out,
-// and so is a golden line's comment after '#'.
-std::string write_words(const std::string& line) {
-  std::istringstream in(line.substr(0, line.find('#')));
-  std::string w, out;
-  for (int i = 0; i < 5 && in >> w; ++i) out += (i ? " " : "") + w;
-  return out;
-}
-
-// The write lines of a register trace.
-std::vector<std::string> writes_of(const std::string& trace) {
-  std::vector<std::string> w;
-  std::istringstream in(trace);
-  for (std::string line; std::getline(in, line);) {
-    const size_t at = line.find(" W 0x");
-    if (at != std::string::npos) w.push_back(write_words(line.substr(at + 1)));
-  }
-  return w;
-}
 
 // One host's run: the configuration, then every register read back.
 struct Run {
@@ -215,17 +195,16 @@ int sc_main(int argc, char** argv) {
   if (r.result != T3_OK) fail("the configuration on the RTL: " + std::string(t3_strerror(r.result)));
 
   // The configuration's writes against the golden trace, on both.
-  const std::vector<std::string> mw = writes_of(model_trace.str()), rw = writes_of(rtl_trace.str());
+  const std::vector<std::string> mw = t3::trace_writes(model_trace.str()), rw = t3::trace_writes(rtl_trace.str());
   if (!golden_out.empty()) {
     std::ofstream g(golden_out);
     for (const std::string& l : mw) g << l << "\n";
   }
   std::vector<std::string> golden;
-  {
-    std::ifstream g(T3_GOLDEN_TRACE);
-    if (!g) fail(std::string("cannot read the golden trace ") + T3_GOLDEN_TRACE);
-    for (std::string line; std::getline(g, line);)
-      if (!write_words(line).empty()) golden.push_back(write_words(line));
+  try {
+    golden = t3::golden_writes(T3_GOLDEN_TRACE);
+  } catch (const std::runtime_error& e) {
+    fail(e.what());
   }
   auto compare = [&](const char* who, const std::vector<std::string>& got) {
     for (size_t i = 0; i < std::max(got.size(), golden.size()); ++i) {

@@ -1,0 +1,310 @@
+/* In-network collectives firmware: the fabric manager and the endpoint
+ * driver (t3/innet.h). */
+#include "t3/innet.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "t3/dma_credit_regs.h"
+#include "t3/mcr_table_regs.h"
+#include "t3/reduction_table_regs.h"
+
+#define FIELD(reg, field, v) (((v) & T3_##reg##_##field##_MASK) >> T3_##reg##_##field##_SHIFT)
+
+static int fail(char *msg, size_t n, int code, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(msg, n, fmt, ap);
+  va_end(ap);
+  return code;
+}
+
+/* ---- the fabric manager ---- */
+
+#define FM_FAIL(code, ...) fail(f->msg, sizeof f->msg, code, __VA_ARGS__)
+
+static int fm_wr(t3_fabric *f, uint32_t sw, uint32_t win, uint32_t off, uint32_t v) {
+  if (f->sw[sw]->write32(f->sw[sw], win + off, v) != T3_MMIO_OK)
+    return FM_FAIL(T3_E_MMIO, "switch %u: the write of 0x%x to 0x%x was refused", sw, v, win + off);
+  return T3_OK;
+}
+
+static int fm_rd(t3_fabric *f, uint32_t sw, uint32_t win, uint32_t off, uint32_t *v) {
+  if (f->sw[sw]->read32(f->sw[sw], win + off, v) != T3_MMIO_OK)
+    return FM_FAIL(T3_E_MMIO, "switch %u: the read of 0x%x was refused", sw, win + off);
+  return T3_OK;
+}
+
+int t3_fm_init(t3_fabric *f, t3_device *const *switches, uint32_t n, const t3_fm_windows *win) {
+  uint32_t i;
+  memset(f, 0, sizeof *f);
+  if (n == 0 || n > T3_FM_MAX_SWITCHES)
+    return FM_FAIL(T3_E_ARG, "switches = %u is out of range; allowed: 1..%u", n, T3_FM_MAX_SWITCHES);
+  for (i = 0; i < n; ++i) {
+    if (!switches[i] || !switches[i]->write32 || !switches[i]->read32)
+      return FM_FAIL(T3_E_ARG, "switches[%u] has no device (or no accessors)", i);
+    f->sw[i] = switches[i];
+  }
+  f->n = n;
+  f->win = *win;
+  return T3_OK;
+}
+
+int t3_fm_probe(t3_fabric *f) {
+  uint32_t i, size, widths, geom, rtw;
+  int rc;
+  for (i = 0; i < f->n; ++i) {
+    if ((rc = fm_rd(f, i, f->win.mcr_in, T3_MCR_TABLE_A_PARAM_SIZE, &size)) ||
+        (rc = fm_rd(f, i, f->win.mcr_in, T3_MCR_TABLE_A_PARAM_WIDTHS, &widths)) ||
+        (rc = fm_rd(f, i, f->win.reduction_table, T3_REDUCTION_TABLE_A_PARAM_GEOM, &geom)) ||
+        (rc = fm_rd(f, i, f->win.reduction_table, T3_REDUCTION_TABLE_A_PARAM_WIDTHS, &rtw)))
+      return rc;
+    f->hw[i].ports = FIELD(MCR_TABLE_R, PARAM_SIZE_PORTS, size);
+    f->hw[i].regions = FIELD(MCR_TABLE_R, PARAM_SIZE_REGIONS, size);
+    f->hw[i].max_len = FIELD(MCR_TABLE_R, PARAM_SIZE_MAX_LEN, size);
+    f->hw[i].flit_w = FIELD(MCR_TABLE_R, PARAM_WIDTHS_FLIT_W, widths);
+    f->hw[i].entries = FIELD(REDUCTION_TABLE_R, PARAM_GEOM_ENTRIES, geom);
+    f->hw[i].timeout_w = FIELD(REDUCTION_TABLE_R, PARAM_WIDTHS_TIMEOUT_W, rtw);
+    if (f->hw[i].ports == 0 || f->hw[i].ports > 32 || f->hw[i].regions == 0)
+      return FM_FAIL(T3_E_ARG, "switch %u: PARAM_SIZE reads PORTS %u, REGIONS %u: not a region table this driver knows",
+                     i, f->hw[i].ports, f->hw[i].regions);
+  }
+  f->probed = 1;
+  return T3_OK;
+}
+
+static int pow2(uint64_t v) { return v != 0 && (v & (v - 1)) == 0; }
+
+static int check_region(t3_fabric *f, uint32_t sw, uint32_t idx, const t3_fm_region *r) {
+  const t3_fm_hw *hw = &f->hw[sw];
+  const uint32_t all = hw->ports >= 32 ? 0xFFFFFFFFu : (1u << hw->ports) - 1;
+  uint32_t j;
+  if (!pow2(r->size) || r->size > (1ull << 48))
+    return FM_FAIL(T3_E_ARG, "switch %u: size = 0x%llx; allowed: a power of two up to 2^48", sw,
+                   (unsigned long long)r->size);
+  if (r->base % r->size || r->base + r->size > (1ull << 48))
+    return FM_FAIL(T3_E_ARG, "switch %u: base = 0x%llx; allowed: a multiple of the size 0x%llx below 2^48", sw,
+                   (unsigned long long)r->base, (unsigned long long)r->size);
+  if (r->ports & ~all)
+    return FM_FAIL(T3_E_ARG, "switch %u: ports = 0x%x; allowed: bits of ports 0..%u (PORTS %u)", sw, r->ports,
+                   hw->ports - 1, hw->ports);
+  if (r->home >= hw->ports)
+    return FM_FAIL(T3_E_ARG, "switch %u: home = %u is out of range; allowed: 0..%u", sw, r->home, hw->ports - 1);
+  if (r->expect == 0 || r->expect > 255)
+    return FM_FAIL(T3_E_ARG, "switch %u: expect = %u is out of range; allowed: 1..255", sw, r->expect);
+  if (r->root > 1) return FM_FAIL(T3_E_ARG, "switch %u: root = %u; allowed: 0, 1", sw, r->root);
+  if (r->dtype > 2)
+    return FM_FAIL(T3_E_ARG, "switch %u: dtype = %u is out of range; allowed: 0..2 (fp16, bf16, fp32)", sw, r->dtype);
+  if (idx >= hw->regions)
+    return FM_FAIL(T3_E_ARG, "idx = %u is out of range for switch %u; allowed: 0..%u (REGIONS)", idx, sw,
+                   hw->regions - 1);
+  if (f->used[sw] >> idx & 1)
+    return FM_FAIL(T3_E_BUSY, "switch %u: region %u exists; destroy it first", sw, idx);
+  for (j = 0; j < hw->regions && j < T3_FM_MAX_REGIONS; ++j) {
+    const t3_fm_region *o = &f->rgn[sw][j];
+    if (!(f->used[sw] >> j & 1)) continue;
+    if (r->base < o->base + o->size && o->base < r->base + r->size)
+      return FM_FAIL(T3_E_OVERLAP, "switch %u: [0x%llx, +0x%llx) overlaps region %u [0x%llx, +0x%llx)", sw,
+                     (unsigned long long)r->base, (unsigned long long)r->size, j, (unsigned long long)o->base,
+                     (unsigned long long)o->size);
+  }
+  return T3_OK;
+}
+
+/* Stages the region and adds it in one region table; the table's answer
+ * (STATUS.CMD_CODE) is read back. */
+static int add_region(t3_fabric *f, uint32_t sw, uint32_t win, uint32_t idx, const t3_fm_region *r) {
+  uint32_t st;
+  int rc;
+  if ((rc = fm_wr(f, sw, win, T3_MCR_TABLE_A_RGN_IDX, idx)) ||
+      (rc = fm_wr(f, sw, win, T3_MCR_TABLE_A_RGN_BASE_LO, (uint32_t)r->base)) ||
+      (rc = fm_wr(f, sw, win, T3_MCR_TABLE_A_RGN_BASE_HI, (uint32_t)(r->base >> 32))) ||
+      (rc = fm_wr(f, sw, win, T3_MCR_TABLE_A_RGN_SIZE_LO, (uint32_t)r->size)) ||
+      (rc = fm_wr(f, sw, win, T3_MCR_TABLE_A_RGN_SIZE_HI, (uint32_t)(r->size >> 32))) ||
+      (rc = fm_wr(f, sw, win, T3_MCR_TABLE_A_RGN_PORTS, r->ports)) ||
+      (rc = fm_wr(f, sw, win, T3_MCR_TABLE_A_RGN_ATTR,
+                  r->expect << T3_MCR_TABLE_R_RGN_ATTR_EXPECT_SHIFT | r->home << T3_MCR_TABLE_R_RGN_ATTR_HOME_SHIFT |
+                      r->root << T3_MCR_TABLE_R_RGN_ATTR_ROOT_SHIFT | r->dtype << T3_MCR_TABLE_R_RGN_ATTR_DTYPE_SHIFT)) ||
+      (rc = fm_wr(f, sw, win, T3_MCR_TABLE_A_RGN_CMD, T3_MCR_TABLE_R_RGN_CMD_ADD_MASK)) ||
+      (rc = fm_rd(f, sw, win, T3_MCR_TABLE_A_STATUS, &st)))
+    return rc;
+  if (FIELD(MCR_TABLE_R, STATUS_CMD_CODE, st))
+    return FM_FAIL(T3_E_REFUSED, "switch %u: the region table at 0x%x refused region %u: command code %u", sw, win, idx,
+                   FIELD(MCR_TABLE_R, STATUS_CMD_CODE, st));
+  return T3_OK;
+}
+
+int t3_fm_region_create(t3_fabric *f, uint32_t idx, const t3_fm_region *per_switch) {
+  uint32_t i, any = 0;
+  int rc;
+  if (!f->probed) return FM_FAIL(T3_E_NOT_PROBED, "t3_fm_region_create before t3_fm_probe");
+  if (idx >= T3_FM_MAX_REGIONS)
+    return FM_FAIL(T3_E_ARG, "idx = %u is out of range; allowed: 0..%u", idx, T3_FM_MAX_REGIONS - 1);
+  for (i = 0; i < f->n; ++i) {
+    if (!per_switch[i].ports) continue;
+    any = 1;
+    if ((rc = check_region(f, i, idx, &per_switch[i]))) return rc;
+  }
+  if (!any) return FM_FAIL(T3_E_ARG, "ports = 0 on every switch: the region touches no switch");
+  for (i = 0; i < f->n; ++i) {
+    if (!per_switch[i].ports) continue;
+    if ((rc = add_region(f, i, f->win.mcr_in, idx, &per_switch[i])) ||
+        (rc = add_region(f, i, f->win.mcr_out, idx, &per_switch[i])))
+      return rc;
+    f->rgn[i][idx] = per_switch[i];
+    f->used[i] |= 1ull << idx;
+  }
+  return T3_OK;
+}
+
+int t3_fm_region_destroy(t3_fabric *f, uint32_t idx) {
+  uint32_t i, any = 0, st, k;
+  int rc;
+  if (!f->probed) return FM_FAIL(T3_E_NOT_PROBED, "t3_fm_region_destroy before t3_fm_probe");
+  if (idx >= T3_FM_MAX_REGIONS)
+    return FM_FAIL(T3_E_ARG, "idx = %u is out of range; allowed: 0..%u", idx, T3_FM_MAX_REGIONS - 1);
+  for (i = 0; i < f->n; ++i) any |= (uint32_t)(f->used[i] >> idx & 1);
+  if (!any) return FM_FAIL(T3_E_ARG, "idx = %u: no switch holds that region", idx);
+  for (i = 0; i < f->n; ++i) {
+    const uint32_t wins[2] = {f->win.mcr_in, f->win.mcr_out};
+    if (!(f->used[i] >> idx & 1)) continue;
+    for (k = 0; k < 2; ++k) {
+      if ((rc = fm_wr(f, i, wins[k], T3_MCR_TABLE_A_RGN_IDX, idx)) ||
+          (rc = fm_wr(f, i, wins[k], T3_MCR_TABLE_A_RGN_CMD, T3_MCR_TABLE_R_RGN_CMD_REMOVE_MASK)) ||
+          (rc = fm_rd(f, i, wins[k], T3_MCR_TABLE_A_STATUS, &st)))
+        return rc;
+      if (FIELD(MCR_TABLE_R, STATUS_CMD_CODE, st))
+        return FM_FAIL(T3_E_REFUSED, "switch %u: the region table at 0x%x refused to remove region %u: command code %u", i,
+                       wins[k], idx, FIELD(MCR_TABLE_R, STATUS_CMD_CODE, st));
+    }
+    f->used[i] &= ~(1ull << idx);
+  }
+  return T3_OK;
+}
+
+int t3_fm_set_timeout(t3_fabric *f, uint32_t sw, uint32_t cycles) {
+  if (!f->probed) return FM_FAIL(T3_E_NOT_PROBED, "t3_fm_set_timeout before t3_fm_probe");
+  if (sw >= f->n) return FM_FAIL(T3_E_ARG, "sw = %u is out of range; allowed: 0..%u", sw, f->n - 1);
+  if (f->hw[sw].timeout_w < 32 && cycles >> f->hw[sw].timeout_w)
+    return FM_FAIL(T3_E_ARG, "cycles = %u is out of range; allowed: 0..%u (TIMEOUT_W %u)", cycles,
+                   (1u << f->hw[sw].timeout_w) - 1, f->hw[sw].timeout_w);
+  return fm_wr(f, sw, f->win.reduction_table, T3_REDUCTION_TABLE_A_TIMEOUT, cycles);
+}
+
+const char *t3_fm_message(const t3_fabric *f) { return f->msg; }
+
+/* ---- the endpoint driver ---- */
+
+#define EP_FAIL(code, ...) fail(e->msg, sizeof e->msg, code, __VA_ARGS__)
+
+static int ep_wr(t3_ep *e, uint32_t off, uint32_t v) {
+  if (e->dev->write32(e->dev, off, v) != T3_MMIO_OK)
+    return EP_FAIL(T3_E_MMIO, "gpu %u: the write of 0x%x to 0x%x was refused", e->gpu, v, off);
+  return T3_OK;
+}
+
+static int ep_rd(t3_ep *e, uint32_t off, uint32_t *v) {
+  if (e->dev->read32(e->dev, off, v) != T3_MMIO_OK)
+    return EP_FAIL(T3_E_MMIO, "gpu %u: the read of 0x%x was refused", e->gpu, off);
+  return T3_OK;
+}
+
+int t3_ep_init(t3_ep *e, t3_device *dev, uint32_t gpu) {
+  memset(e, 0, sizeof *e);
+  if (!dev || !dev->write32 || !dev->read32) return EP_FAIL(T3_E_ARG, "dev: no device (or no accessors)");
+  if (gpu > 255) return EP_FAIL(T3_E_ARG, "gpu = %u is out of range; allowed: 0..255", gpu);
+  e->dev = dev;
+  e->gpu = gpu;
+  return T3_OK;
+}
+
+int t3_ep_probe(t3_ep *e) {
+  uint32_t a, b, c;
+  int rc;
+  if ((rc = ep_rd(e, T3_DMA_CREDIT_A_PARAM_A, &a)) || (rc = ep_rd(e, T3_DMA_CREDIT_A_PARAM_B, &b)) ||
+      (rc = ep_rd(e, T3_DMA_CREDIT_A_PARAM_C, &c)))
+    return rc;
+  e->hw.ctrs = FIELD(DMA_CREDIT_R, PARAM_A_CTRS, a);
+  e->hw.max_len = FIELD(DMA_CREDIT_R, PARAM_A_MAX_LEN, a);
+  e->hw.len_w = FIELD(DMA_CREDIT_R, PARAM_A_LEN_W, a);
+  e->hw.cmd_depth = FIELD(DMA_CREDIT_R, PARAM_B_CMD_DEPTH, b);
+  e->hw.cpl_depth = FIELD(DMA_CREDIT_R, PARAM_B_CPL_DEPTH, b);
+  e->hw.flit_w = FIELD(DMA_CREDIT_R, PARAM_C_FLIT_W, c);
+  if (e->hw.flit_w < 128 || e->hw.len_w == 0 || e->hw.len_w > 24)
+    return EP_FAIL(T3_E_ARG, "gpu %u: PARAM_* read FLIT_W %u, LEN_W %u: not a DMA credit controller this driver knows",
+                   e->gpu, e->hw.flit_w, e->hw.len_w);
+  e->probed = 1;
+  return T3_OK;
+}
+
+int t3_ep_configure(t3_ep *e, uint32_t inj_limit, uint32_t timeout_cycles) {
+  int rc;
+  if (!e->probed) return EP_FAIL(T3_E_NOT_PROBED, "t3_ep_configure before t3_ep_probe");
+  if ((rc = ep_wr(e, T3_DMA_CREDIT_A_INJ_LIMIT, inj_limit)) || (rc = ep_wr(e, T3_DMA_CREDIT_A_TIMEOUT, timeout_cycles)))
+    return rc;
+  return T3_OK;
+}
+
+int t3_ep_allreduce_start(t3_ep *e, const t3_ep_allreduce *a) {
+  const uint64_t fb = e->hw.flit_w / 8;
+  uint64_t flits;
+  uint32_t st;
+  int rc;
+  if (!e->probed) return EP_FAIL(T3_E_NOT_PROBED, "t3_ep_allreduce_start before t3_ep_probe");
+  flits = a->bytes / fb;
+  if (a->bytes == 0 || a->bytes % fb || flits >> e->hw.len_w)
+    return EP_FAIL(T3_E_ARG, "bytes = %llu; allowed: a positive multiple of %llu, at most %llu flits (LEN_W %u)",
+                   (unsigned long long)a->bytes, (unsigned long long)fb, (unsigned long long)((1ull << e->hw.len_w) - 1),
+                   e->hw.len_w);
+  if (a->local % fb || a->local + a->bytes > (1ull << 48))
+    return EP_FAIL(T3_E_ARG, "local = 0x%llx; allowed: a multiple of %llu with local + bytes <= 2^48",
+                   (unsigned long long)a->local, (unsigned long long)fb);
+  if (a->net % fb || a->net + a->bytes > (1ull << 48))
+    return EP_FAIL(T3_E_ARG, "net = 0x%llx; allowed: a multiple of %llu with net + bytes <= 2^48",
+                   (unsigned long long)a->net, (unsigned long long)fb);
+  if (a->dtype > 2) return EP_FAIL(T3_E_ARG, "dtype = %u is out of range; allowed: 0..2 (fp16, bf16, fp32)", a->dtype);
+  if (a->pull > 1) return EP_FAIL(T3_E_ARG, "pull = %u; allowed: 0 (push), 1 (pull)", a->pull);
+  if (a->tag > 255) return EP_FAIL(T3_E_ARG, "tag = %u is out of range; allowed: 0..255", a->tag);
+  /* A request staged while the last GO waits for room would be locked
+   * (the CMD_* registers answer an error): wait for nothing, say so. */
+  if ((rc = ep_rd(e, T3_DMA_CREDIT_A_STATUS, &st))) return rc;
+  if (st & T3_DMA_CREDIT_R_STATUS_GO_PENDING_MASK)
+    return EP_FAIL(T3_E_BUSY, "gpu %u: the request queue is full (STATUS.GO_PENDING); wait for a completion", e->gpu);
+  if ((rc = ep_wr(e, T3_DMA_CREDIT_A_CMD_LOCAL_LO, (uint32_t)a->local)) ||
+      (rc = ep_wr(e, T3_DMA_CREDIT_A_CMD_LOCAL_HI, (uint32_t)(a->local >> 32))) ||
+      (rc = ep_wr(e, T3_DMA_CREDIT_A_CMD_NET_LO, (uint32_t)a->net)) ||
+      (rc = ep_wr(e, T3_DMA_CREDIT_A_CMD_NET_HI, (uint32_t)(a->net >> 32))) ||
+      (rc = ep_wr(e, T3_DMA_CREDIT_A_CMD_LEN, (uint32_t)flits)) ||
+      (rc = ep_wr(e, T3_DMA_CREDIT_A_CMD_CTRL,
+                  a->dtype << T3_DMA_CREDIT_R_CMD_CTRL_DTYPE_SHIFT | a->pull << T3_DMA_CREDIT_R_CMD_CTRL_PULL_SHIFT |
+                      e->gpu << T3_DMA_CREDIT_R_CMD_CTRL_SRC_SHIFT | a->tag << T3_DMA_CREDIT_R_CMD_CTRL_TAG_SHIFT)) ||
+      (rc = ep_wr(e, T3_DMA_CREDIT_A_CMD_GO, T3_DMA_CREDIT_R_CMD_GO_GO_MASK)))
+    return rc;
+  return T3_OK;
+}
+
+int t3_ep_wait(t3_ep *e, uint32_t timeout_ns, t3_ep_cpl *cpl) {
+  static const char *const names[8] = {"OK", "TIMEOUT", "NO_CREDIT", "BAD_LEN", "BAD_RED_OP", "BAD_DTYPE", "BAD_ADDR", "?"};
+  const uint32_t step_ns = 100;
+  uint32_t waited = 0, head;
+  int rc;
+  for (;;) {
+    if ((rc = ep_rd(e, T3_DMA_CREDIT_A_CPL_HEAD, &head))) return rc;
+    if (head & T3_DMA_CREDIT_R_CPL_HEAD_VALID_MASK) break;
+    if (waited >= timeout_ns || !e->dev->wait_ns)
+      return EP_FAIL(T3_E_TIMEOUT, "gpu %u: no completion within %u ns", e->gpu, timeout_ns);
+    e->dev->wait_ns(e->dev, step_ns);
+    waited += step_ns;
+  }
+  cpl->status = FIELD(DMA_CREDIT_R, CPL_HEAD_STATUS, head);
+  cpl->ctr = FIELD(DMA_CREDIT_R, CPL_HEAD_CTR, head);
+  cpl->tag = FIELD(DMA_CREDIT_R, CPL_HEAD_TAG, head);
+  if ((rc = ep_wr(e, T3_DMA_CREDIT_A_CPL_POP, T3_DMA_CREDIT_R_CPL_POP_POP_MASK))) return rc;
+  if (cpl->status)
+    return EP_FAIL(T3_E_CPL, "gpu %u: request tag %u ended %s (status %u, counter %u)", e->gpu, cpl->tag,
+                   names[cpl->status & 7], cpl->status, cpl->ctr);
+  return T3_OK;
+}
+
+const char *t3_ep_message(const t3_ep *e) { return e->msg; }
