@@ -19,6 +19,7 @@
 #include <random>
 #include <stdexcept>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "common/fp_add.h"
@@ -316,6 +317,67 @@ TEST(InnetFabric, DeterministicModeGivesTheSameBitsInAnyOrder) {
   EXPECT_GT(fast_differ, 0u) << "the switch's reductions gave the same bits in every order: the test's orders did not differ";
 }
 
+// Two levels: leaf switches of GPUs under a spine; the home GPU's leaf
+// reduces (docs/innet_fabric.md, "Two levels"), the other switches forward
+// PUSHes to it and multicast the RESULTs coming back.
+InnetFabricConfig two_levels(unsigned gpus, unsigned leaves, unsigned entries = 16) {
+  InnetFabricConfig c = fabric(4, entries);
+  c.gpus = gpus;
+  c.leaves = leaves;
+  return c;
+}
+
+TEST(InnetFabric, TwoLevelsPushExactEveryType) {
+  for (uint8_t t = 0; t < 3; ++t) {
+    SCOPED_TRACE(kType[t]);
+    AllReduceSpec s;
+    s.dtype = t;
+    s.home = 9;  // on leaf 2
+    const Outcome r = run(two_levels(16, 4), s, true, 30 + t);
+    expect_clean(r);
+    EXPECT_EQ(r.chk.differ_between_gpus, 0u);
+    EXPECT_GT(r.rep.completions, 0u);  // lines reduced in the root leaf
+  }
+}
+
+// 32 GPUs on 4 leaves of 8, a root table of 2 entries, a late GPU on
+// another leaf, random bf16: LRU evictions and timeouts merged at the home,
+// within the rounding bound, the same bits everywhere.
+TEST(InnetFabric, TwoLevels32GpusEvictionsAndTimeouts) {
+  AllReduceSpec s;
+  s.dtype = 1;
+  s.home = 3;
+  s.straggler = 27;
+  s.straggler_delay = 2000;
+  s.rt_timeout = 300;
+  const Outcome r = run(two_levels(32, 4, 2), s, false, 41);
+  expect_clean(r);
+  EXPECT_EQ(r.chk.differ_between_gpus, 0u);
+  EXPECT_GT(r.rep.evict_lru, 0u);
+  EXPECT_GT(r.rep.evict_timeout, 0u);
+  EXPECT_GT(r.rep.ep[3].partials, 0u);
+}
+
+TEST(InnetFabric, TwoLevelsDeterministicIsTheSumInGpuOrder) {
+  const uint8_t t = 0;
+  const auto in = buffers(16, 4096, t, false, 51);
+  InnetFabricConfig c = two_levels(16, 2);
+  c.ep.mem_bytes = 1 << 17;  // the home's 16 stages
+  InnetFabric f(c);
+  AllReduceSpec s;
+  s.dtype = t;
+  s.deterministic = true;
+  s.home = 12;
+  std::vector<std::vector<uint8_t>> out;
+  const AllReduceReport r = run_all_reduce(f, s, in, out);
+  for (const auto& e : r.errors) ADD_FAILURE() << e;
+  for (size_t i = 0; i < 4096 / 2; ++i) {
+    uint32_t sum = get(in[0], t, i);
+    for (unsigned g = 1; g < 16; ++g) sum = fp_add(kFp16, sum, get(in[g], t, i));
+    for (unsigned g = 0; g < 16; ++g) ASSERT_EQ(get(out[g], t, i), sum) << "gpu " << g << " element " << i;
+  }
+}
+
 TEST(InnetFabric, BadSpecsNameTheFieldAndTheRange) {
   InnetFabric f(fabric(4));
   std::vector<std::vector<uint8_t>> in(4, std::vector<uint8_t>(4096)), out;
@@ -346,6 +408,27 @@ TEST(InnetFabric, BadSpecsNameTheFieldAndTheRange) {
   s.deterministic = true;
   s.pull = true;
   EXPECT_NE(msg(s).find("deterministic = 1 with pull = 1"), std::string::npos) << msg(s);
+  {
+    InnetFabric two(two_levels(8, 2));
+    std::vector<std::vector<uint8_t>> in8(8, std::vector<uint8_t>(4096));
+    AllReduceSpec p;
+    p.pull = true;
+    try {
+      run_all_reduce(two, p, in8, out);
+      ADD_FAILURE() << "pull on two levels was not refused";
+    } catch (const std::invalid_argument& e) {
+      EXPECT_NE(std::string(e.what()).find("pull = 1 on two switch levels"), std::string::npos) << e.what();
+    }
+  }
+  for (auto [gpus, leaves, text] : {std::tuple<unsigned, unsigned, const char*>{12, 5, "a multiple of leaves (5)"},
+                                    {34, 2, "32 at most"}, {32, 2, "at most 15 per leaf"}, {8, 1, "leaves = 1"}}) {
+    try {
+      InnetFabric bad(two_levels(gpus, leaves));
+      ADD_FAILURE() << text;
+    } catch (const std::invalid_argument& e) {
+      EXPECT_NE(std::string(e.what()).find(text), std::string::npos) << e.what();
+    }
+  }
   s = AllReduceSpec{};
   s.bytes = 40000;  // three buffers past MEM_BYTES 64 KiB
   EXPECT_NE(msg(s).find("MEM_BYTES"), std::string::npos) << msg(s);

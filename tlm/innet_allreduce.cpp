@@ -45,6 +45,9 @@ void AllReduceSpec::validate(const InnetFabricConfig& c) const {
   if (bytes == 0 || bytes % fb || bytes / fb > (uint64_t{1} << 20) - 1)
     spec_error("bytes", "= " + std::to_string(bytes) + ": a positive multiple of " + std::to_string(fb) +
                             ", at most 2^20 - 1 flits (the DMA credit controller's LEN_W)");
+  if (pull && c.leaves)
+    spec_error("pull", "= 1 on two switch levels: a PULL_RSP is routed by its dst, a port number, right for one switch "
+                       "only (docs/innet_fabric.md, \"Two levels\")");
   if (home >= c.gpus) spec_error("home", "= " + std::to_string(home) + " is out of range; allowed: 0.." + std::to_string(c.gpus - 1));
   const uint64_t size = pow2_at_least(bytes);
   if (net_base % size || net_base + size > (uint64_t{1} << 48))
@@ -75,28 +78,50 @@ AllReduceReport run_all_reduce(InnetFabric& f, const AllReduceSpec& s, const std
   const Layout l = layout(s);
   f.reset();
 
-  // The fabric manager: the region in both region tables, the reduction
-  // table's timeout (and PULL_PASS 0: this switch is every pull's first hop).
-  auto sw_write = [&](const char* blk, uint32_t base, uint32_t a, uint32_t d) {
-    if (!f.switch_write(base + a, d))
-      throw std::logic_error(std::string("all_reduce: the switch refused a write to ") + blk + " " + hex(a));
-    r.setup.push_back(std::string("switch.") + blk + "+" + hex(a) + " = " + hex(d));
+  // The fabric manager: the region in both region tables of every switch,
+  // the root's reduction table's timeout (and PULL_PASS 0: the root is every
+  // pull's first hop). One switch: it is the root, its ports the GPUs'. Two
+  // levels (docs/innet_fabric.md, "Two levels"): the home GPU's leaf is the
+  // root; every other switch sends PUSHes towards it (the spine to the
+  // root's port, a leaf up) and multicasts what comes back: a region
+  // table's home port is where both PUSHes and PARTIALs go, and only the
+  // root's leads to the home GPU.
+  const unsigned root = c.gpu_switch(s.home);
+  auto sw_write = [&](unsigned sw, const char* blk, uint32_t base, uint32_t a, uint32_t d) {
+    if (!f.switch_write(base + a, d, sw))
+      throw std::logic_error("all_reduce: switch " + std::to_string(sw) + " refused a write to " + blk + " " + hex(a));
+    r.setup.push_back("switch" + std::to_string(sw) + "." + blk + "+" + hex(a) + " = " + hex(d));
   };
-  for (auto [blk, base] : {std::pair<const char*, uint32_t>{"mcr_in", T3_INNET_SWITCH_MCR_IN_BASE},
-                           std::pair<const char*, uint32_t>{"mcr_out", T3_INNET_SWITCH_MCR_OUT_BASE}}) {
-    sw_write(blk, base, T3_MCR_TABLE_A_RGN_IDX, 0);
-    sw_write(blk, base, T3_MCR_TABLE_A_RGN_BASE_LO, uint32_t(s.net_base));
-    sw_write(blk, base, T3_MCR_TABLE_A_RGN_BASE_HI, uint32_t(s.net_base >> 32));
-    sw_write(blk, base, T3_MCR_TABLE_A_RGN_SIZE_LO, uint32_t(size));
-    sw_write(blk, base, T3_MCR_TABLE_A_RGN_SIZE_HI, uint32_t(size >> 32));
-    sw_write(blk, base, T3_MCR_TABLE_A_RGN_PORTS, uint32_t(low_mask(c.gpus)));
-    sw_write(blk, base, T3_MCR_TABLE_A_RGN_ATTR,
-             c.gpus << T3_MCR_TABLE_R_RGN_ATTR_EXPECT_SHIFT | s.home << T3_MCR_TABLE_R_RGN_ATTR_HOME_SHIFT |
-                 uint32_t(!s.deterministic) << T3_MCR_TABLE_R_RGN_ATTR_ROOT_SHIFT |
-                 uint32_t(s.dtype) << T3_MCR_TABLE_R_RGN_ATTR_DTYPE_SHIFT);
-    sw_write(blk, base, T3_MCR_TABLE_A_RGN_CMD, T3_MCR_TABLE_R_RGN_CMD_ADD_MASK);
+  for (unsigned sw = 0; sw < c.switches(); ++sw) {
+    uint32_t ports, home;
+    if (!c.leaves) {
+      ports = uint32_t(low_mask(c.gpus));
+      home = s.home;
+    } else if (sw < c.leaves) {
+      const unsigned up = c.per_leaf();
+      ports = uint32_t(low_mask(c.per_leaf())) | 1u << up;
+      home = sw == root ? c.gpu_port(s.home) : up;
+    } else {
+      ports = uint32_t(low_mask(c.leaves));
+      home = c.gpu_switch(s.home);
+    }
+    const bool reduces = sw == root && !s.deterministic;
+    for (auto [blk, base] : {std::pair<const char*, uint32_t>{"mcr_in", T3_INNET_SWITCH_MCR_IN_BASE},
+                             std::pair<const char*, uint32_t>{"mcr_out", T3_INNET_SWITCH_MCR_OUT_BASE}}) {
+      sw_write(sw, blk, base, T3_MCR_TABLE_A_RGN_IDX, 0);
+      sw_write(sw, blk, base, T3_MCR_TABLE_A_RGN_BASE_LO, uint32_t(s.net_base));
+      sw_write(sw, blk, base, T3_MCR_TABLE_A_RGN_BASE_HI, uint32_t(s.net_base >> 32));
+      sw_write(sw, blk, base, T3_MCR_TABLE_A_RGN_SIZE_LO, uint32_t(size));
+      sw_write(sw, blk, base, T3_MCR_TABLE_A_RGN_SIZE_HI, uint32_t(size >> 32));
+      sw_write(sw, blk, base, T3_MCR_TABLE_A_RGN_PORTS, ports);
+      sw_write(sw, blk, base, T3_MCR_TABLE_A_RGN_ATTR,
+               c.gpus << T3_MCR_TABLE_R_RGN_ATTR_EXPECT_SHIFT | home << T3_MCR_TABLE_R_RGN_ATTR_HOME_SHIFT |
+                   uint32_t(reduces) << T3_MCR_TABLE_R_RGN_ATTR_ROOT_SHIFT |
+                   uint32_t(s.dtype) << T3_MCR_TABLE_R_RGN_ATTR_DTYPE_SHIFT);
+      sw_write(sw, blk, base, T3_MCR_TABLE_A_RGN_CMD, T3_MCR_TABLE_R_RGN_CMD_ADD_MASK);
+    }
   }
-  sw_write("reduction_table", T3_INNET_SWITCH_REDUCTION_TABLE_BASE, T3_REDUCTION_TABLE_A_TIMEOUT, s.rt_timeout);
+  sw_write(root, "reduction_table", T3_INNET_SWITCH_REDUCTION_TABLE_BASE, T3_REDUCTION_TABLE_A_TIMEOUT, s.rt_timeout);
 
   // The endpoint driver: each GPU's window, its DMA credit controller's
   // limits, its buffer.
@@ -195,9 +220,11 @@ AllReduceReport run_all_reduce(InnetFabric& f, const AllReduceSpec& s, const std
   }
   auto rt = [&](uint32_t a) {
     uint32_t v = 0;
-    f.switch_read(T3_INNET_SWITCH_REDUCTION_TABLE_BASE + a, v);
+    f.switch_read(T3_INNET_SWITCH_REDUCTION_TABLE_BASE + a, v, root);
     return v;
   };
+  if (f.unconnected_flits())
+    r.errors.push_back(std::to_string(f.unconnected_flits()) + " flits given on switch ports with nothing attached");
   r.completions = rt(T3_REDUCTION_TABLE_A_STAT_COMPLETIONS);
   r.evict_lru = rt(T3_REDUCTION_TABLE_A_STAT_EVICT_LRU);
   r.evict_timeout = rt(T3_REDUCTION_TABLE_A_STAT_EVICT_TIMEOUT);

@@ -24,8 +24,10 @@ const char* kHelp =
     "  An all-reduce of real data on GPUs on one in-network switch: the fabric\n"
     "  manager's set-up, per-GPU traffic, reductions, evictions and timeouts, the\n"
     "  time against a software ring all-reduce, the data checks; a run per mode.\n"
-    "  --gpus N         GPUs on the switch, 2..PORTS (4)\n"
-    "  --ports N        switch ports, 2..16 (8)\n"
+    "  --gpus N         GPUs, 2..PORTS on one switch, up to 32 on two levels (4)\n"
+    "  --leaves L       0: one switch; 2..16: two levels, L leaf switches of gpus/L\n"
+    "                   GPUs under a spine (push and deterministic modes) (0)\n"
+    "  --ports N        the switch's ports, 2..16, one switch only (8)\n"
     "  --entries N      reduction table entries, 2..64 (16)\n"
     "  --bytes N        each GPU's buffer, a multiple of 16 (65536)\n"
     "  --dtype T        fp16, bf16 or fp32 (fp32)\n"
@@ -69,13 +71,14 @@ AllReduceOptions parse_allreduce_options(int argc, char** argv, std::vector<char
     if (a == "--help" || a == "-h") {
       o.help = true;
       if (rest) rest->push_back(argv[i]);
-    } else if (a == "--gpus") o.gpus = number(a, v, 2, 16), next();
+    } else if (a == "--gpus") o.gpus = number(a, v, 2, 32), next();
+    else if (a == "--leaves") o.leaves = number(a, v, 0, 16), next();
     else if (a == "--ports") o.ports = number(a, v, 2, 16), next();
     else if (a == "--entries") o.entries = number(a, v, 2, 64), next();
     else if (a == "--bytes") o.bytes = number(a, v, 16, 1u << 24), next();
-    else if (a == "--home") o.spec.home = number(a, v, 0, 15), next();
+    else if (a == "--home") o.spec.home = number(a, v, 0, 31), next();
     else if (a == "--timeout") o.spec.rt_timeout = number(a, v, 0, 0xFFFFFFFFu), next();
-    else if (a == "--straggler") o.spec.straggler = int(number(a, v, 0, 15)), next();
+    else if (a == "--straggler") o.spec.straggler = int(number(a, v, 0, 31)), next();
     else if (a == "--delay") o.spec.straggler_delay = number(a, v, 0, 100000000), next();
     else if (a == "--link-lat") o.link_lat = number(a, v, 1, 10000), next();
     else if (a == "--link-cycles") o.link_cycles = number(a, v, 1, 64), next();
@@ -103,7 +106,7 @@ AllReduceOptions parse_allreduce_options(int argc, char** argv, std::vector<char
   }
   if (o.dtype != "fp16" && o.dtype != "bf16" && o.dtype != "fp32")
     throw std::invalid_argument("--dtype = '" + o.dtype + "'; allowed: fp16, bf16, fp32");
-  if (o.gpus > o.ports)
+  if (!o.leaves && o.gpus > o.ports)
     throw std::invalid_argument("--gpus = " + std::to_string(o.gpus) + " is out of range; allowed: 2.." +
                                 std::to_string(o.ports) + " (--ports)");
   o.spec.dtype = uint8_t(o.dtype == "fp16" ? 0 : o.dtype == "bf16" ? 1 : 2);
@@ -135,6 +138,7 @@ bool run_one(InnetFabric& f, const AllReduceOptions& o, const std::string& mode)
 InnetFabricConfig allreduce_fabric(const AllReduceOptions& o) {
   InnetFabricConfig c;
   c.gpus = o.gpus;
+  c.leaves = o.leaves;
   c.sw.ports = o.ports;
   c.sw.entries = o.entries;
   c.link_lat = o.link_lat;
@@ -176,15 +180,28 @@ bool run_one(InnetFabric& f, const AllReduceOptions& o, const std::string& mode)
       std::memcpy(b.data() + i * ebytes(d), &bits, ebytes(d));
     }
 
-  std::printf("\n== %s\ninnet all-reduce: %u GPUs on one switch (%u ports, %u-bit flits, %u reduction entries), links of %u cycles, "
+  const std::string where =
+      c.leaves ? std::to_string(c.leaves) + " leaf switches of " + std::to_string(c.per_leaf()) + " under a spine"
+               : "one switch";
+  std::printf("\n== %s\ninnet all-reduce: %u GPUs on %s (%u ports, %u-bit flits, %u reduction entries), links of %u cycles, "
               "a flit every %u cycle(s)\n",
-              mode.c_str(), o.gpus, c.sw.ports, c.sw.flit_w, c.sw.entries, o.link_lat, o.link_cycles);
-  std::printf("switch: %s\n", f.sw().name());
+              mode.c_str(), o.gpus, where.c_str(), c.switch_params(0).ports, c.sw.flit_w, c.sw.entries, o.link_lat,
+              o.link_cycles);
+  for (unsigned s = 0; s < f.switches(); ++s)
+    if (std::string(f.sw(s).name()) != "model" || s == 0)
+      std::printf("switch %u: %s\n", s, f.sw(s).name());
   std::printf("buffer: %llu bytes of %s per GPU, %s mode, home GPU %u, reduction table timeout %u cycles\n",
               static_cast<unsigned long long>(o.bytes), o.dtype.c_str(), mode.c_str(), o.spec.home, o.spec.rt_timeout);
   const uint64_t c0 = f.cycle();
   const auto t0 = std::chrono::steady_clock::now();
-  const uint64_t mism0 = f.sw().mismatches();
+  auto mismatches = [&] {
+    uint64_t m = 0;
+    for (unsigned s = 0; s < f.switches(); ++s) m += f.sw(s).mismatches();
+    return m;
+  };
+  bool rtl = false;
+  for (unsigned s = 0; s < f.switches(); ++s) rtl |= std::string(f.sw(s).name()) != "model";
+  const uint64_t mism0 = mismatches();
   const AllReduceReport r = run_all_reduce(f, o.spec, in, out);
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   std::printf("set-up: %zu register writes by the fabric manager and the endpoint driver%s\n", r.setup.size(),
@@ -246,8 +263,8 @@ bool run_one(InnetFabric& f, const AllReduceOptions& o, const std::string& mode)
   std::printf("checks: %s: %zu mismatches; GPUs whose bits differ from GPU 0's: %zu elements%s\n",
               o.exact ? "every element exact" : "every element within the rounding bound", bad, differ,
               o.spec.pull ? " (pull mode reduces once per GPU, in each one's order)" : "");
-  const uint64_t mism = f.sw().mismatches() - mism0;
-  if (std::string(f.sw().name()) != "model")
+  const uint64_t mism = mismatches() - mism0;
+  if (rtl)
     std::printf("switch model against RTL: %llu cycles compared, every output: %llu mismatches\n",
                 static_cast<unsigned long long>(f.cycle() - c0), static_cast<unsigned long long>(mism));
   for (const auto& e : r.errors) std::printf("error: %s\n", e.c_str());

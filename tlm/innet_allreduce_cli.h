@@ -12,7 +12,7 @@
 namespace t3 {
 
 struct AllReduceOptions {
-  unsigned gpus = 4, ports = 8, entries = 16, link_lat = 8, link_cycles = 4, seed = 1;
+  unsigned gpus = 4, leaves = 0, ports = 8, entries = 16, link_lat = 8, link_cycles = 4, seed = 1;
   uint64_t bytes = 65536;
   std::string dtype = "fp32";
   std::vector<std::string> modes = {"push", "pull"};

@@ -1,8 +1,9 @@
-// N GPUs on one in-network reduction switch, cycle by cycle (issue 22, "The
-// fabric, with real data"): the switch's and the endpoints' cycle models
+// N GPUs on in-network reduction switches, cycle by cycle (issue 22, "The
+// fabric, with real data"): one switch, or two levels (leaf switches of
+// GPUs under one spine); the switches' and the endpoints' cycle models
 // (hw/innet_switch, hw/innet_endpoint) joined by links with a latency and a
 // rate, each GPU's processor side a queue of reduction requests and the
-// completions it pops. Plain C++, one clock: the switch's.
+// completions it pops. Plain C++, one clock: the switches'.
 //
 // A link carries both classes (docs/packet.md) over one wire, a flit every
 // LINK_CYCLES cycles, LINK_LAT cycles from end to end; the receiver's
@@ -10,9 +11,9 @@
 // cycles late, so a class that stalls at its receiver never holds the
 // other. The sender's side takes flits into a skid of two per class.
 //
-// all_reduce() is the fabric manager and the endpoint driver of one
-// all-reduce at once, on the blocks' registers (the TLM side) and the
-// endpoints' windows; docs/innet_fabric.md says what it programs.
+// run_all_reduce() (innet_allreduce.h) is the fabric manager and the
+// endpoint driver of one all-reduce at once; docs/innet_fabric.md says what
+// it programs.
 #pragma once
 
 #include <cstdint>
@@ -28,13 +29,25 @@
 namespace t3 {
 
 struct InnetFabricConfig {
-  unsigned gpus = 4;  // on switch ports 0..gpus-1
+  unsigned gpus = 4;
+  // 0: one switch, GPU g on its port g. L >= 2: two levels: L leaf
+  // switches (0..L-1) of gpus / L GPUs each (GPU g on leaf g / (gpus / L),
+  // port g % (gpus / L); the leaf's port gpus / L goes up) under a spine
+  // (switch L; leaf l on its port l).
+  unsigned leaves = 0;
+  // The switches' parameters; with two levels PORTS is each one's own
+  // (switch_params()).
   InnetSwitchParams sw;
   InnetEndpointParams ep;
   unsigned link_lat = 8;     // cycles from a link's sender to its receiver
   unsigned link_cycles = 1;  // cycles a flit occupies a link (1: a flit a cycle)
   // Throws std::invalid_argument naming the field and its range.
   void validate() const;
+  unsigned switches() const { return leaves ? leaves + 1 : 1; }
+  unsigned per_leaf() const { return leaves ? gpus / leaves : gpus; }
+  InnetSwitchParams switch_params(unsigned s) const;
+  unsigned gpu_switch(unsigned g) const { return leaves ? g / per_leaf() : 0; }
+  unsigned gpu_port(unsigned g) const { return leaves ? g % per_leaf() : g; }
 };
 
 // One link direction, both classes.
@@ -108,15 +121,18 @@ struct FabricCpl {
 
 class InnetFabric {
  public:
-  // sw: the switch to clock (default: its cycle model).
-  explicit InnetFabric(const InnetFabricConfig& cfg, std::unique_ptr<FabricSwitch> sw = nullptr);
+  // sw: switch sw_index as given (its RTL against its model, say); every
+  // other switch its cycle model.
+  explicit InnetFabric(const InnetFabricConfig& cfg, std::unique_ptr<FabricSwitch> sw = nullptr,
+                       unsigned sw_index = 0);
 
   const InnetFabricConfig& config() const { return cfg_; }
-  FabricSwitch& sw() { return *sw_; }
-  // A register access on the switch's APB port (the fabric manager's host):
+  unsigned switches() const { return unsigned(sw_.size()); }
+  FabricSwitch& sw(unsigned s = 0) { return *sw_.at(s); }
+  // A register access on switch s's APB port (the fabric manager's host):
   // the fabric runs the access's cycles. true: answered without PSLVERR.
-  bool switch_write(uint32_t addr, uint32_t data);
-  bool switch_read(uint32_t addr, uint32_t& data);
+  bool switch_write(uint32_t addr, uint32_t data, unsigned s = 0);
+  bool switch_read(uint32_t addr, uint32_t& data, unsigned s = 0);
   InnetEndpoint& ep(unsigned g) { return *ep_.at(g); }
   const InnetEndpoint& ep(unsigned g) const { return *ep_.at(g); }
   uint64_t cycle() const { return now_; }
@@ -137,22 +153,33 @@ class InnetFabric {
 
   // Per GPU link: flits sent GPU -> switch (up) and switch -> GPU (down),
   // per class.
-  uint64_t up_flits(unsigned g, unsigned k) const { return up_[g].flits(k); }
-  uint64_t down_flits(unsigned g, unsigned k) const { return down_[g].flits(k); }
+  uint64_t up_flits(unsigned g, unsigned k) const { return links_[gpu_up_[g]].flits(k); }
+  uint64_t down_flits(unsigned g, unsigned k) const { return links_[gpu_down_[g]].flits(k); }
+  // Flits a switch gave on a port with nothing attached (none expected: a
+  // region or a dst that names such a port is a set-up error).
+  uint64_t unconnected_flits() const { return unconnected_; }
 
  private:
+  // A switch port's links: into the switch, out of it (-1: nothing attached).
+  struct Port {
+    int in = -1, out = -1;
+  };
   InnetFabricConfig cfg_;
-  bool switch_access(bool write, uint32_t addr, uint32_t wdata, uint32_t& rdata);
-  std::unique_ptr<FabricSwitch> sw_;
-  ApbRequest apb_;        // driven on the switch's register port in the next step()
-  uint64_t sw_idle_ = 0;  // cycles since the switch last took or gave a flit
+  bool switch_access(unsigned s, bool write, uint32_t addr, uint32_t wdata, uint32_t& rdata);
+  int add_link();
+  std::vector<std::unique_ptr<FabricSwitch>> sw_;
+  std::vector<std::vector<Port>> ports_;  // per switch, per port
+  std::vector<ApbRequest> apb_;           // driven on each switch's register port in the next step()
+  uint64_t sw_idle_ = 0;                  // cycles since no switch took or gave a flit
+  uint64_t unconnected_ = 0;
   std::vector<std::unique_ptr<InnetEndpoint>> ep_;
-  std::vector<FabricLink> up_, down_;
+  std::vector<FabricLink> links_;
+  std::vector<int> gpu_up_, gpu_down_;
   std::vector<std::deque<FabricCmd>> cmdq_;
   std::vector<std::vector<FabricCpl>> cpl_;
   std::vector<unsigned> cpl_pending_, cpl_wait_;
-  InnetSwitchInputs si_;
-  InnetSwitchOutputs so_;
+  std::vector<InnetSwitchInputs> si_;
+  std::vector<InnetSwitchOutputs> so_;
   std::vector<InnetEndpointInputs> ei_;
   std::vector<InnetEndpointOutputs> eo_;
   uint64_t now_ = 0;

@@ -24,16 +24,26 @@ int sc_main(int argc, char** argv) {
                               "  (--ports and --entries: the built RTL's only)\n";
     if (t3::tb::parse_program_options(rest, usage.c_str(), run)) return 0;
     const t3::InnetSwitchParams built = t3::tb::built_params<t3::InnetSwitchBlock>();
-    if (o.ports != built.ports)
+    t3::InnetFabricConfig c = t3::allreduce_fabric(o);
+    c.sw = built;
+    // The RTL is the switch whose PORTS it was built with: the one switch,
+    // or on two levels the spine (PORTS = leaves) or else leaf 0.
+    unsigned rtl_index = 0;
+    if (!o.leaves && o.ports != built.ports)
       throw std::invalid_argument("--ports = " + std::to_string(o.ports) + ": the built RTL has PORTS = " +
                                   std::to_string(built.ports));
+    if (o.leaves) {
+      if (c.switch_params(o.leaves).ports == built.ports) rtl_index = o.leaves;
+      else if (c.switch_params(0).ports != built.ports)
+        throw std::invalid_argument("--leaves = " + std::to_string(o.leaves) + ", --gpus = " + std::to_string(o.gpus) +
+                                    ": no switch has the built RTL's PORTS = " + std::to_string(built.ports) +
+                                    " (the spine has leaves ports, a leaf gpus / leaves + 1)");
+    }
     if (o.entries != built.entries)
       throw std::invalid_argument("--entries = " + std::to_string(o.entries) + ": the built RTL has ENTRIES = " +
                                   std::to_string(built.entries));
-    t3::InnetFabricConfig c = t3::allreduce_fabric(o);
-    c.sw = built;
     auto sw = std::make_unique<t3::tb::CosimFabricSwitch>(t3::tb::make_cosim<t3::InnetSwitchBlock>(run));
-    t3::InnetFabric f(c, std::move(sw));
+    t3::InnetFabric f(c, std::move(sw), rtl_index);
     const bool pass = t3::run_allreduce_cli(f, o);
     std::printf("%s\n", pass ? "PASS" : "FAIL");
     return pass ? 0 : 1;
