@@ -25,6 +25,10 @@
 #include "common/fp_add.h"
 #include "common/fp_convert.h"
 #include "innet_allreduce.h"
+#include "innet_devices.h"
+#include "reg_trace.h"
+#include "t3/innet.h"
+#include "t3/innet_switch_map.h"
 
 namespace t3 {
 namespace {
@@ -376,6 +380,70 @@ TEST(InnetFabric, TwoLevelsDeterministicIsTheSumInGpuOrder) {
     for (unsigned g = 1; g < 16; ++g) sum = fp_add(kFp16, sum, get(in[g], t, i));
     for (unsigned g = 0; g < 16; ++g) ASSERT_EQ(get(out[g], t, i), sum) << "gpu " << g << " element " << i;
   }
+}
+
+// The C fabric manager across the three switches of two levels (8 GPUs on
+// 2 leaves, the home GPU 5 on leaf 1: leaf 1 is the root), the endpoint
+// driver on every GPU; a create refused for one switch writes to none.
+TEST(InnetFirmware, TwoLevelsByTheFabricManagerAndTheDrivers) {
+  InnetFabric f(two_levels(8, 2));
+  f.reset();
+  f.set_auto_pop(false);
+  InnetDevices dev(f);
+  t3_device* sws[3] = {dev.sw(0), dev.sw(1), dev.sw(2)};
+  const t3_fm_windows win = {T3_INNET_SWITCH_MCR_IN_BASE, T3_INNET_SWITCH_REDUCTION_TABLE_BASE,
+                             T3_INNET_SWITCH_MCR_OUT_BASE};
+  t3_fabric fm;
+  ASSERT_EQ(t3_fm_init(&fm, sws, 3, &win), T3_OK) << t3_fm_message(&fm);
+  ASSERT_EQ(t3_fm_probe(&fm), T3_OK) << t3_fm_message(&fm);
+  EXPECT_EQ(fm.hw[0].ports, 5u);
+  EXPECT_EQ(fm.hw[2].ports, 2u);
+  //                  base      size     ports expect home root dtype
+  t3_fm_region rg[3] = {{0x100000, 0x1000, 0x1F, 8, 4, 0, 2},   // leaf 0: up (port 4) towards the root
+                        {0x100000, 0x1000, 0x1F, 8, 1, 1, 2},   // leaf 1: the root, home GPU 5 on port 1
+                        {0x100000, 0x1000, 0x3, 8, 1, 0, 2}};   // spine: towards leaf 1
+  dev.clear_trace();
+  t3_fm_region bad[3] = {rg[0], rg[1], rg[2]};
+  bad[2].home = 2;  // the spine has 2 ports
+  EXPECT_EQ(t3_fm_region_create(&fm, 0, bad), T3_E_ARG);
+  EXPECT_NE(std::string(t3_fm_message(&fm)).find("switch 2: home = 2 is out of range; allowed: 0..1"), std::string::npos)
+      << t3_fm_message(&fm);
+  EXPECT_TRUE(trace_writes(dev.trace()).empty()) << dev.trace();
+  ASSERT_EQ(t3_fm_region_create(&fm, 0, rg), T3_OK) << t3_fm_message(&fm);
+  ASSERT_EQ(t3_fm_set_timeout(&fm, 1, 2000), T3_OK) << t3_fm_message(&fm);
+  EXPECT_EQ(trace_writes(dev.trace()).size(), 3u * 2 * 8 + 1);  // 8 writes a table, 2 tables a switch, the timeout
+
+  const uint64_t bytes = 4096;
+  const auto in = buffers(8, bytes, 2, true, 61);
+  for (unsigned g = 0; g < 8; ++g) {
+    EpWindow w;
+    w.valid = true;
+    w.net_base = 0x100000;
+    w.bytes = bytes;
+    w.dst = 0x1000;
+    w.merge = 0x2000;
+    w.expect = 8;
+    w.dtype = 2;
+    w.home = g == 5;
+    f.ep(g).set_window(0, w);
+    f.ep(g).memory().load(0, in[g].data(), bytes);
+  }
+  std::vector<t3_ep> ep(8);
+  for (unsigned g = 0; g < 8; ++g) {
+    ASSERT_EQ(t3_ep_init(&ep[g], dev.ep(g), g), T3_OK);
+    ASSERT_EQ(t3_ep_probe(&ep[g]), T3_OK) << t3_ep_message(&ep[g]);
+    const t3_ep_allreduce a = {0, 0x100000, bytes, 2, 0, g};
+    ASSERT_EQ(t3_ep_allreduce_start(&ep[g], &a), T3_OK) << t3_ep_message(&ep[g]);
+  }
+  for (unsigned g = 0; g < 8; ++g) {
+    t3_ep_cpl c{};
+    ASSERT_EQ(t3_ep_wait(&ep[g], 500000, &c), T3_OK) << t3_ep_message(&ep[g]);
+    EXPECT_EQ(c.tag, g);
+  }
+  std::vector<std::vector<uint8_t>> out(8, std::vector<uint8_t>(bytes));
+  for (unsigned g = 0; g < 8; ++g) f.ep(g).memory().dump(0x1000, out[g].data(), bytes);
+  EXPECT_EQ(check(in, out, 2, true).mismatches, 0u);
+  EXPECT_EQ(f.unconnected_flits(), 0u);
 }
 
 TEST(InnetFabric, BadSpecsNameTheFieldAndTheRange) {

@@ -1,6 +1,6 @@
 // The devices of an in-network fabric as firmware reaches them
-// (firmware/include/t3/device.h): the switch's register port, driven as APB
-// cycles on its pins by the fabric, and each GPU endpoint's, reached on its
+// (firmware/include/t3/device.h): each switch's register port, driven as
+// APB cycles on its pins by the fabric, and each GPU endpoint's, reached on its
 // register side between clock edges (as a TLM access is). A poll's wait
 // lets the fabric run (a cycle a nanosecond: the switch's clock at 1 GHz).
 // Every access is traced (tlm/reg_trace.h's lines, the time in cycles).
@@ -23,8 +23,8 @@ class InnetDevices {
   InnetDevices(const InnetDevices&) = delete;
   InnetDevices& operator=(const InnetDevices&) = delete;
 
-  t3_device* sw() { return &dev_[0].dev; }
-  t3_device* ep(unsigned g) { return &dev_.at(1 + g).dev; }
+  t3_device* sw(unsigned s = 0) { return &dev_.at(s).dev; }
+  t3_device* ep(unsigned g) { return &dev_.at(f_.switches() + g).dev; }
   std::string trace() const { return trace_.str(); }
   void clear_trace() { trace_.str(""); }
 
@@ -32,7 +32,8 @@ class InnetDevices {
   struct Dev {
     t3_device dev;
     InnetDevices* self;
-    int gpu;  // -1: the switch
+    int gpu;      // -1: a switch
+    unsigned sw;  // which
   };
   static int write32(t3_device* d, uint32_t off, uint32_t v);
   static int read32(t3_device* d, uint32_t off, uint32_t* v);
