@@ -29,6 +29,7 @@
 #include "reg_trace.h"
 #include "t3/innet.h"
 #include "t3/innet_switch_map.h"
+#include "t3/mcr_table_regs.h"
 
 namespace t3 {
 namespace {
@@ -633,6 +634,84 @@ TEST(InnetEndpointHome, OneWindowsReadsNeverReachAnothersDst) {
     EXPECT_EQ(d1[i], 2.0f) << i;
   }
   EXPECT_EQ(r.e.stats().home_results, 2u);
+}
+
+// Malformed packets at a home: each dropped whole and named, the packets
+// around it merged as if it were not there.
+TEST(InnetEndpointHome, MalformedPacketsAreDroppedWholeAndNamed) {
+  HomeRig r(InnetEndpointParams{});
+  EpWindow w;
+  w.valid = true;
+  w.net_base = 0x10000;
+  w.bytes = 0x400;
+  w.dst = 0x1000;
+  w.merge = 0x2000;
+  w.expect = 2;
+  w.dtype = 2;
+  w.home = true;
+  r.e.set_window(0, w);
+  r.partial(0x10000, 1, 1.0f);
+  r.partial(0x10008, 1, 9.0f);  // misaligned: dropped with its 4 data flits
+  r.partial(0x10000, 1, 2.0f);
+  for (int c = 0; c < 300; ++c) r.step(false, true);
+  EXPECT_EQ(r.e.stats().dropped, 1u);
+  EXPECT_EQ(r.e.last_error(), EpError::malformed);
+  ASSERT_EQ(r.sent.size(), 1u);
+  EXPECT_EQ(r.sent[0].second, std::vector<float>(4, 3.0f));
+  // A PARTIAL for a range no window holds, then one where this GPU is not
+  // the home: each named.
+  r.partial(0x90000, 1, 1.0f);
+  for (int c = 0; c < 100; ++c) r.step(false, true);
+  EXPECT_EQ(r.e.last_error(), EpError::no_window);
+  w.home = false;
+  w.merge = 0x1000;
+  r.e.set_window(0, w);
+  r.partial(0x10000, 1, 1.0f);
+  for (int c = 0; c < 100; ++c) r.step(false, true);
+  EXPECT_EQ(r.e.last_error(), EpError::not_home);
+  EXPECT_EQ(r.e.stats().dropped, 3u);
+  EXPECT_TRUE(r.e.idle());
+}
+
+// A reduction to an address in no region: the switch sends it by dst (a
+// plain unicast), the receiving GPU drops it by name (no window holds its
+// address), the sender's request never completes and the
+// driver's wait says so; the other GPUs' all-reduce is not touched.
+TEST(InnetFabric, AReductionToAnUnmappedRegionIsNamed) {
+  InnetFabric f(fabric(4));
+  AllReduceSpec s;
+  s.max_cycles = 30000;
+  s.straggler = 3;
+  s.straggler_delay = AllReduceSpec::kNever;  // GPU 3 takes no part: it pushes elsewhere
+  const auto in = buffers(4, s.bytes, s.dtype, true, 71);
+  // GPU 3's stray request, queued before the run starts (run_all_reduce
+  // resets the fabric first, so it is submitted from inside the run: a
+  // second fabric shows the same without the all-reduce).
+  InnetFabric g(fabric(4));
+  g.reset();
+  FabricCmd cmd;
+  cmd.local = 0;
+  cmd.net = 0x900000;  // no region
+  cmd.len = 4;
+  cmd.dtype = 2;
+  cmd.src = 3;
+  cmd.dst = 1;
+  g.submit(3, cmd);
+  for (int i = 0; i < 2000; ++i) g.step();
+  EXPECT_TRUE(g.completions(3).empty());
+  EXPECT_EQ(g.ep(1).stats().dropped, 1u);
+  EXPECT_EQ(g.ep(1).last_error(), EpError::no_window);
+  uint32_t miss = 0;
+  ASSERT_TRUE(g.switch_read(T3_INNET_SWITCH_MCR_IN_BASE + T3_MCR_TABLE_A_STAT_MISS, miss));
+  EXPECT_EQ(miss, 1u);  // the switch counted it as sent outside every region
+  // Meanwhile an all-reduce of the other GPUs on the first fabric is whole
+  // except for GPU 3's missing contributions, which its wait names.
+  std::vector<std::vector<uint8_t>> out;
+  const AllReduceReport r = run_all_reduce(f, s, in, out);
+  std::string all;
+  for (const auto& e : r.errors) all += e + "\n";
+  EXPECT_NE(all.find("gpu3: sent nothing"), std::string::npos) << all;
+  EXPECT_NE(all.find("gpu0: no completion within 30000 cycles"), std::string::npos) << all;
 }
 
 // A fabric used twice: the second run's completions and data are its own.
