@@ -675,8 +675,8 @@ TEST(InnetEndpointHome, MalformedPacketsAreDroppedWholeAndNamed) {
 
 // A reduction to an address in no region: the switch sends it by dst (a
 // plain unicast), the receiving GPU drops it by name (no window holds its
-// address), the sender's request never completes and the
-// driver's wait says so; the other GPUs' all-reduce is not touched.
+// address), and the sender's request never completes. An all-reduce that
+// waits for that GPU's contribution ends with each GPU's wait named.
 TEST(InnetFabric, AReductionToAnUnmappedRegionIsNamed) {
   InnetFabric f(fabric(4));
   AllReduceSpec s;
@@ -704,8 +704,7 @@ TEST(InnetFabric, AReductionToAnUnmappedRegionIsNamed) {
   uint32_t miss = 0;
   ASSERT_TRUE(g.switch_read(T3_INNET_SWITCH_MCR_IN_BASE + T3_MCR_TABLE_A_STAT_MISS, miss));
   EXPECT_EQ(miss, 1u);  // the switch counted it as sent outside every region
-  // Meanwhile an all-reduce of the other GPUs on the first fabric is whole
-  // except for GPU 3's missing contributions, which its wait names.
+  // An all-reduce without GPU 3's contributions: every wait named.
   std::vector<std::vector<uint8_t>> out;
   const AllReduceReport r = run_all_reduce(f, s, in, out);
   std::string all;
