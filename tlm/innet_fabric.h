@@ -133,6 +133,11 @@ class InnetFabric {
   // the fabric runs the access's cycles. true: answered without PSLVERR.
   bool switch_write(uint32_t addr, uint32_t data, unsigned s = 0);
   bool switch_read(uint32_t addr, uint32_t& data, unsigned s = 0);
+  // The same port for a master clocked from outside (tlm/innet_fabric_sc.h):
+  // what the next step() drives on switch s's APB pins, and what the switch
+  // answered in the last step.
+  ApbRequest& apb(unsigned s) { return apb_.at(s); }
+  const ApbResponse& apb_answer(unsigned s) const { return so_.at(s).apb; }
   InnetEndpoint& ep(unsigned g) { return *ep_.at(g); }
   const InnetEndpoint& ep(unsigned g) const { return *ep_.at(g); }
   uint64_t cycle() const { return now_; }
