@@ -15,6 +15,7 @@
 #include "common/fp_add.h"
 #include "common/fp_convert.h"
 #include "innet_allreduce.h"
+#include "innet_ring.h"
 
 namespace t3 {
 
@@ -132,7 +133,9 @@ double value(uint8_t d, const std::vector<uint8_t>& b, size_t i) {
 }  // namespace
 
 namespace {
-bool run_one(InnetFabric& f, const AllReduceOptions& o, const std::string& mode);
+// ring: the software ring's cycles on this fabric and buffer (0: not run
+// yet; run once, with the first mode).
+bool run_one(InnetFabric& f, const AllReduceOptions& o, const std::string& mode, uint64_t& ring);
 }  // namespace
 
 InnetFabricConfig allreduce_fabric(const AllReduceOptions& o) {
@@ -152,17 +155,18 @@ InnetFabricConfig allreduce_fabric(const AllReduceOptions& o) {
 
 bool run_allreduce_cli(InnetFabric& f, const AllReduceOptions& opts) {
   bool all = true;
+  uint64_t ring = 0;
   for (const std::string& mode : opts.modes) {
     AllReduceOptions o = opts;
     o.spec.pull = mode == "pull";
     o.spec.deterministic = mode == "deterministic";
-    all &= run_one(f, o, mode);
+    all &= run_one(f, o, mode, ring);
   }
   return all;
 }
 
 namespace {
-bool run_one(InnetFabric& f, const AllReduceOptions& o, const std::string& mode) {
+bool run_one(InnetFabric& f, const AllReduceOptions& o, const std::string& mode, uint64_t& ring) {
   const InnetFabricConfig& c = f.config();
 
   const uint8_t d = o.spec.dtype;
@@ -226,23 +230,44 @@ bool run_one(InnetFabric& f, const AllReduceOptions& o, const std::string& mode)
               r.allocs, r.completions, r.evict_lru, r.evict_timeout, r.bypasses);
   std::printf("bytes moved on the links (both ways, headers included): %llu\n", static_cast<unsigned long long>(moved));
 
-  // A software ring all-reduce of the same buffer on the same links (an
-  // estimate, not a run): 2 (N - 1) steps, each sending a chunk of S / N
-  // bytes to the next GPU through the switch (two links and the switch's
-  // 7-cycle path, docs/blocks/innet_switch.md), packets of MAX_LEN flits;
-  // a step takes the longer of a link's time for the chunk and the switch's
-  // for all N chunks (its region table moves a flit a cycle for every port).
-  const unsigned fb = c.sw.flit_w / 8, ml = c.sw.max_len;
-  const double chunk_flits = std::ceil(double(o.bytes) / o.gpus / fb);
-  const double wire = std::ceil(chunk_flits / ml) * (1 + ml);
-  const double step = std::max(wire * o.link_cycles, wire * o.gpus) + 2.0 * o.link_lat + 7;
-  const double ring = 2.0 * (o.gpus - 1) * step;
-  std::printf("time: %llu cycles; a software ring all-reduce on the same links: about %.0f cycles (estimate: 2(N-1) "
-              "steps of S/N bytes); in-network %.2fx\n",
-              static_cast<unsigned long long>(r.cycles), ring, ring / double(std::max<uint64_t>(1, r.cycles)));
-
-  std::printf("simulated %llu cycles in %.2f s (%.0f cycles/s: the switch, %u endpoints and their links)\n",
+  std::printf("simulated %llu cycles in %.2f s (%.0f cycles/s: the switches, %u endpoints and their links)\n",
               static_cast<unsigned long long>(f.cycle() - c0), wall, double(f.cycle() - c0) / std::max(wall, 1e-9), o.gpus);
+
+  // The software baseline on the same fabric and buffers: a ring all-reduce
+  // by the GPUs' copy engines (tlm/innet_ring.h), run once; its data are
+  // checked as the in-network run's are.
+  size_t ring_bad = 0;
+  const uint64_t fb = c.sw.flit_w / 8;
+  if (ring == 0 && !c.leaves && o.bytes % (o.gpus * fb) == 0) {
+    RingSpec rs;
+    rs.dtype = d;
+    rs.bytes = o.bytes;
+    std::vector<std::vector<uint8_t>> rout;
+    const RingReport rr = run_ring_all_reduce(f, rs, in, rout);
+    for (const auto& e : rr.errors) std::printf("error: ring: %s\n", e.c_str());
+    ring_bad = rr.errors.size();
+    const double uu = std::ldexp(1.0, -int(format(d).man_w + 1)), kk = o.gpus - 1.0, gg = kk * uu / (1 - kk * uu);
+    for (size_t i = 0; i < o.bytes / ebytes(d); ++i) {
+      double sum = 0, abs = 0;
+      for (const auto& b : in) {
+        sum += value(d, b, i);
+        abs += std::fabs(value(d, b, i));
+      }
+      for (unsigned g = 0; g < o.gpus; ++g) {
+        const double v = value(d, rout[g], i);
+        ring_bad += o.exact ? v != sum : std::fabs(v - sum) > gg * abs;
+      }
+    }
+    ring = rr.cycles;
+  }
+  if (ring)
+    std::printf("time: %llu cycles; a software ring all-reduce of the same buffers on the same links (the GPUs' copy "
+                "engines, run): %llu cycles; in-network %.2fx\n",
+                static_cast<unsigned long long>(r.cycles), static_cast<unsigned long long>(ring),
+                double(ring) / double(std::max<uint64_t>(1, r.cycles)));
+  else
+    std::printf("time: %llu cycles (no ring baseline: it needs one switch and bytes a multiple of GPUs x %llu)\n",
+                static_cast<unsigned long long>(r.cycles), static_cast<unsigned long long>(fb));
 
   // The checks: against the exact sum (small integers) or within the bound
   // of any order's rounding (tests/innet_fabric_test.cpp says why).
@@ -268,7 +293,9 @@ bool run_one(InnetFabric& f, const AllReduceOptions& o, const std::string& mode)
     std::printf("switch model against RTL: %llu cycles compared, every output: %llu mismatches\n",
                 static_cast<unsigned long long>(f.cycle() - c0), static_cast<unsigned long long>(mism));
   for (const auto& e : r.errors) std::printf("error: %s\n", e.c_str());
-  const bool pass = r.finished && r.errors.empty() && bad == 0 && (o.spec.pull || differ == 0) && mism == 0;
+  if (ring_bad) std::printf("error: the ring baseline: %zu elements or errors wrong\n", ring_bad);
+  const bool pass =
+      r.finished && r.errors.empty() && bad == 0 && (o.spec.pull || differ == 0) && mism == 0 && ring_bad == 0;
   std::printf("%s: %s\n", mode.c_str(), pass ? "PASS" : "FAIL");
   return pass;
 }

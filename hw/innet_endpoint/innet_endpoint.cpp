@@ -74,7 +74,8 @@ InnetEndpoint::InnetEndpoint(const InnetEndpointParams& params)
       win_(p_.windows),
       count_(p_.count_depth, 0),
       clen_(p_.count_depth, 0),
-      ctr_(p_.ctrs) {
+      ctr_(p_.ctrs),
+      win_rx_(p_.windows, 0) {
   // Two packets in each queue: one leaving while the next is read.
   txq_.cap = rspq_.cap = rx_cap_ = 2 * (1 + p_.max_len);
 }
@@ -95,7 +96,8 @@ void InnetEndpoint::set_window(unsigned i, const EpWindow& w) {
         window_error(i, n, "= " + hex(a) + ": a multiple of " + std::to_string(fb) + " with " + n +
                                " + bytes <= " + hex(mb) + " (MEM_BYTES)");
     }
-    const uint64_t lines = w.bytes / fb;
+    // A copy window counts nothing: no counters of its own.
+    const uint64_t lines = w.copy ? 0 : w.bytes / fb;
     if (w.count_base > p_.count_depth || lines > p_.count_depth - w.count_base)
       window_error(i, "count_base", "= " + std::to_string(w.count_base) + ": count_base + bytes / " +
                                         std::to_string(fb) + " (" + std::to_string(lines) + ") <= " +
@@ -108,6 +110,9 @@ void InnetEndpoint::set_window(unsigned i, const EpWindow& w) {
     if (w.home && overlap(w.merge, w.bytes, w.src, w.bytes))
       window_error(i, "merge", "= " + hex(w.merge) + " overlaps src " + hex(w.src) +
                                    ": a home merges outside its contribution");
+    if (w.copy > EpWindow::kCopyStore)
+      window_error(i, "copy", "= " + std::to_string(w.copy) + ": 0 (a region), 1 (WRITEs added), 2 (WRITEs stored)");
+    if (w.copy && (w.home || w.det)) window_error(i, "copy", "with home or det: a copy window is no region's");
     if (w.det) {
       if (!w.home) window_error(i, "det", "= 1 without home: only the home stages and adds in order");
       if (unsigned(__builtin_popcount(w.contrib_mask)) != w.expect)
@@ -126,7 +131,7 @@ void InnetEndpoint::set_window(unsigned i, const EpWindow& w) {
       if (j == i || !o.valid) continue;
       if (overlap(w.net_base, w.bytes, o.net_base, o.bytes))
         window_error(i, "net_base", "range overlaps window " + std::to_string(j) + "'s");
-      if (overlap(w.count_base, lines, o.count_base, o.bytes / fb))
+      if (!o.copy && overlap(w.count_base, lines, o.count_base, o.bytes / fb))
         window_error(i, "count_base", "range overlaps window " + std::to_string(j) + "'s counters");
     }
   }
@@ -152,7 +157,7 @@ bool InnetEndpoint::idle() const {
   return txq_.q.empty() && rspq_.q.empty() && rxq_[0].empty() && rxq_[1].empty() && resq_.empty() &&
          tx_.left == 0 && pull_.left == 0 && pull_.drop == 0 && rx_.mode == Rx::kIdle && fin_.empty() &&
          homeq_.empty() && !home_.busy && sweep_pending_ == 0 && inflight_.empty() && pull_.stage_left == 0 &&
-         detq_.empty() && !det_.busy;
+         detq_.empty() && !det_.busy && sendq_.empty();
 }
 
 unsigned InnetEndpoint::open_lines() const {
@@ -183,6 +188,8 @@ void InnetEndpoint::reset() {
   for (CtrRange& c : ctr_) c = CtrRange{};
   st_ = InnetEndpointStats{};
   last_err_ = EpError::none;
+  sendq_.clear();
+  std::fill(win_rx_.begin(), win_rx_.end(), 0);
 }
 
 void InnetEndpoint::drop(EpError e) {
@@ -248,6 +255,14 @@ void InnetEndpoint::accept_descriptor(const Wide& hw, uint64_t local) {
   }
 }
 
+void InnetEndpoint::send(uint64_t local, uint64_t net, uint32_t flits, uint8_t dst) {
+  const uint64_t fb = p_.flit_bytes();
+  if (flits == 0 || local % fb || net % fb || local + uint64_t(flits) * fb > p_.mem_bytes)
+    throw std::invalid_argument("innet_endpoint send: local = " + hex(local) + ", net = " + hex(net) + ", flits = " +
+                                std::to_string(flits) + ": flit-aligned addresses, 1 flit at least, inside MEM_BYTES");
+  sendq_.push_back(Send{local, net, flits, dst});
+}
+
 void InnetEndpoint::step_tx() {
   if (tx_.left && mem_free()) {
     mem_read(tx_.addr, ReadTag{kTx, tx_.seq++});
@@ -266,9 +281,11 @@ void InnetEndpoint::step_pull() {
     }
     return;
   }
-  if (pull_.stage_left) {  // a deterministic home's PUSH: its data into the contributor's stage
+  if (pull_.stage_left) {  // a deterministic home's PUSH into its stage, or a copy's WRITE
     if (!q.empty() && mem_free()) {
-      mem_write(pull_.addr, q.front());
+      if (pull_.copy == EpWindow::kCopyAdd) mem_add(pull_.addr, q.front(), win_[pull_.win].dtype);
+      else mem_write(pull_.addr, q.front());
+      if (pull_.copy) ++win_rx_[pull_.win];
       q.pop_front();
       pull_.addr += p_.flit_bytes();
       if (--pull_.stage_left == 0 && pull_.completes) {
@@ -291,10 +308,21 @@ void InnetEndpoint::step_pull() {
   EpError e = EpError::none;
   int w = -1;
   if (pkt::check(h, p_.max_len, p_.flit_w) != pkt::Malformed::none) e = EpError::malformed;
-  else if (h.op != uint8_t(Op::pull) && h.op != uint8_t(Op::push)) e = EpError::wrong_op;
+  else if (h.op != uint8_t(Op::pull) && h.op != uint8_t(Op::push) && h.op != uint8_t(Op::write)) e = EpError::wrong_op;
   else if ((w = find_window(h.addr, h.len)) < 0) e = EpError::no_window;
-  else if (h.dtype != win_[unsigned(w)].dtype) e = EpError::wrong_dtype;
+  else if (h.op == uint8_t(Op::write) ? !win_[unsigned(w)].copy : win_[unsigned(w)].copy) e = EpError::wrong_op;
+  else if (h.op != uint8_t(Op::write) && h.dtype != win_[unsigned(w)].dtype) e = EpError::wrong_dtype;
   else if (h.op == uint8_t(Op::push) && !win_[unsigned(w)].det) e = EpError::wrong_op;
+  if (e == EpError::none && h.op == uint8_t(Op::write)) {  // a copy: its flits to dst + offset
+    const EpWindow& cw = win_[unsigned(w)];
+    q.pop_front();
+    pull_.stage_left = h.len;
+    pull_.addr = cw.dst + (h.addr - cw.net_base);
+    pull_.completes = false;
+    pull_.copy = cw.copy;
+    pull_.win = unsigned(w);
+    return;
+  }
   if (e == EpError::none && h.op == uint8_t(Op::push)) {
     if (!take_det_push(h, w)) return;
     q.pop_front();
@@ -351,6 +379,7 @@ bool InnetEndpoint::take_det_push(const pkt::Header& h, int w) {
   clen_[line] = h.len;
   pull_.stage_left = h.len;
   pull_.addr = win.stage + uint64_t(rank) * win.bytes + off;
+  pull_.copy = EpWindow::kCopyNone;
   pull_.completes = completes;
   pull_.win = unsigned(w);
   pull_.line = line;
@@ -706,7 +735,26 @@ void InnetEndpoint::step(const InnetEndpointInputs& in, InnetEndpointOutputs& o)
   // A counter's range ends with its request (OK or TIMEOUT: the codes that
   // name a counter that was allocated).
   if (dco_.cpl_wr && dco_.cpl_status <= 1 && dco_.cpl_ctr < p_.ctrs) ctr_[dco_.cpl_ctr].live = false;
-  if (dco_.pkt_valid && d.pkt_ready) accept_descriptor(dco_.pkt_hdr, dco_.pkt_local_addr);
+  if (dco_.pkt_valid && d.pkt_ready) {
+    accept_descriptor(dco_.pkt_hdr, dco_.pkt_local_addr);
+  } else if (d.pkt_ready && !sendq_.empty()) {  // a copy's next WRITE, when no descriptor took tx
+    Send& c = sendq_.front();
+    pkt::Header h;
+    h.op = uint8_t(Op::write);
+    h.len = uint8_t(std::min<uint32_t>(c.flits, p_.max_len));
+    h.src = node_;
+    h.dst = c.dst;
+    h.addr = c.net;
+    txq_.push(pkt::pack(h), true);
+    tx_.left = h.len;
+    tx_.addr = c.local;
+    tx_.seq = txq_.head_seq + txq_.q.size();
+    for (unsigned i = 0; i < h.len; ++i) txq_.push(Wide{}, false);
+    c.local += uint64_t(h.len) * p_.flit_bytes();
+    c.net += uint64_t(h.len) * p_.flit_bytes();
+    c.flits -= h.len;
+    if (c.flits == 0) sendq_.pop_front();
+  }
 }
 
 }  // namespace t3

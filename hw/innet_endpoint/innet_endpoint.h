@@ -83,6 +83,12 @@ struct EpWindow {
   bool det = false;
   uint64_t stage = 0;
   uint32_t contrib_mask = 0;  // the contributors' src ids (bit per GPU)
+  // A plain copy's window (a software collective on the same fabric, the
+  // baseline the in-network one is measured against): WRITEs into its range
+  // go to dst + offset, added in dtype (kCopyAdd: a ring reduce-scatter's
+  // step) or stored (kCopyStore: its all-gather). kCopyNone: a region.
+  enum Copy : uint8_t { kCopyNone = 0, kCopyAdd = 1, kCopyStore = 2 };
+  uint8_t copy = kCopyNone;
 };
 
 struct InnetEndpointInputs {
@@ -157,6 +163,14 @@ class InnetEndpoint {
   RegStatus tlm_write(uint32_t offset, uint32_t data) { return dc_.tlm_write(offset, data); }
   RegStatus tlm_read(uint32_t offset, uint32_t& data) const { return dc_.tlm_read(offset, data); }
 
+  // The GPU's copy engine, as software uses it: flits at local sent as
+  // WRITE packets (MAX_LEN flits each) to net at GPU dst, after the copies
+  // queued before it; the DMA credit controller's packets go first.
+  void send(uint64_t local, uint64_t net, uint32_t flits, uint8_t dst);
+  bool sending() const { return !sendq_.empty(); }
+  // WRITE flits a copy window has taken.
+  uint64_t received_flits(unsigned win) const { return win_rx_.at(win); }
+
   LocalMemory& memory() { return mem_; }
   const LocalMemory& memory() const { return mem_; }
   const DmaCredit& dma_credit() const { return dc_; }
@@ -197,6 +211,7 @@ class InnetEndpoint {
     unsigned left = 0, drop = 0, stage_left = 0;
     uint64_t addr = 0, seq = 0;
     bool completes = false;  // the staged PUSH is the line's last
+    uint8_t copy = 0;        // a WRITE into a copy window: EpWindow::Copy
     unsigned win = 0;
     uint32_t line = 0;
     unsigned len = 0;
@@ -298,6 +313,13 @@ class InnetEndpoint {
   std::deque<DetLine> detq_;
   unsigned detq_reserved_ = 0;
   Det det_;
+  struct Send {
+    uint64_t local, net;
+    uint32_t flits;
+    uint8_t dst;
+  };
+  std::deque<Send> sendq_;
+  std::vector<uint64_t> win_rx_;
   struct InFlight {
     uint64_t due;
     ReadTag tag;
