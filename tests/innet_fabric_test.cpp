@@ -1,13 +1,8 @@
 // The fabric with real data (issue 22): all-reduces of fp16, bf16 and fp32
 // buffers through the switch and endpoint cycle models, push and pull, on
 // 4 and 8 GPUs, with LRU evictions, timeouts and a straggler; each checked
-// against a reference computed here, apart from both models:
-// - exact where every order of the additions gives the same sum (small
-//   integers: every partial sum is a value of the type);
-// - otherwise within the bound of any order's rounding: n - 1 additions,
-//   each rounded to the type (unit roundoff u), in any order, are within
-//   gamma(n - 1) * sum(|x_i|) of the exact sum, gamma(k) = k u / (1 - k u)
-//   (Higham, "Accuracy and Stability of Numerical Algorithms", §4.2).
+// against the reference sum of tlm/innet_data.h (exact for small integers,
+// else within the bound of any order's rounding), apart from every model.
 // Push mode gives every GPU the same bits (one RESULT, multicast); pull
 // mode reduces once per GPU, in each one's order.
 #include <gtest/gtest.h>
@@ -25,6 +20,7 @@
 #include "common/fp_add.h"
 #include "common/fp_convert.h"
 #include "innet_allreduce.h"
+#include "innet_data.h"
 #include "innet_devices.h"
 #include "innet_ring.h"
 #include "reg_trace.h"
@@ -35,73 +31,13 @@
 namespace t3 {
 namespace {
 
-unsigned elem_bytes(uint8_t dtype) { return dtype == 2 ? 4 : 2; }
-const FpFormat& format(uint8_t dtype) { return dtype == 0 ? kFp16 : dtype == 1 ? kBf16 : kFp32; }
-
-uint32_t encode(uint8_t dtype, float v) {
-  uint32_t b;
-  std::memcpy(&b, &v, 4);
-  return dtype == 2 ? b : fp_narrow(format(dtype), b);
+uint32_t get(const std::vector<uint8_t>& buf, uint8_t dtype, size_t i) { return element_get(buf, dtype, i); }
+Buffers buffers(unsigned gpus, uint64_t bytes, uint8_t dtype, bool exact, unsigned seed) {
+  return all_reduce_buffers(gpus, bytes, dtype, exact, seed);
 }
-double decode(uint8_t dtype, uint32_t bits) {
-  const uint32_t b = dtype == 2 ? bits : fp_widen(format(dtype), bits);
-  float v;
-  std::memcpy(&v, &b, 4);
-  return v;
-}
-uint32_t get(const std::vector<uint8_t>& buf, uint8_t dtype, size_t i) {
-  uint32_t v = 0;
-  std::memcpy(&v, buf.data() + i * elem_bytes(dtype), elem_bytes(dtype));
-  return v;
-}
-void put(std::vector<uint8_t>& buf, uint8_t dtype, size_t i, uint32_t v) {
-  std::memcpy(buf.data() + i * elem_bytes(dtype), &v, elem_bytes(dtype));
-}
-
-// Buffers of small integers (exact: every partial sum of n of them is a
-// value of the type) or of random values of mixed signs and magnitudes.
-std::vector<std::vector<uint8_t>> buffers(unsigned gpus, uint64_t bytes, uint8_t dtype, bool exact, unsigned seed) {
-  std::mt19937 rng(seed);
-  const int lim = dtype == 0 ? 64 : dtype == 1 ? 8 : 1000;
-  std::uniform_int_distribution<int> small(-lim, lim);
-  std::uniform_real_distribution<float> mant(-1.0f, 1.0f);
-  std::uniform_int_distribution<int> expo(-6, 6);
-  std::vector<std::vector<uint8_t>> b(gpus, std::vector<uint8_t>(bytes));
-  for (auto& g : b)
-    for (size_t i = 0; i < bytes / elem_bytes(dtype); ++i)
-      put(g, dtype, i, encode(dtype, exact ? float(small(rng)) : std::ldexp(mant(rng), expo(rng))));
-  return b;
-}
-
-struct Checked {
-  size_t mismatches = 0;  // elements outside the bound (exact: any difference)
-  size_t differ_between_gpus = 0;
-  std::string first;
-};
-
-Checked check(const std::vector<std::vector<uint8_t>>& in, const std::vector<std::vector<uint8_t>>& out, uint8_t dtype,
-              bool exact) {
-  Checked c;
-  const size_t n = in[0].size() / elem_bytes(dtype);
-  const double u = std::ldexp(1.0, -int(format(dtype).man_w + 1));
-  const double k = double(in.size() - 1), gamma = k * u / (1 - k * u);
-  for (size_t i = 0; i < n; ++i) {
-    double sum = 0, abs = 0;
-    for (const auto& g : in) {
-      const double v = decode(dtype, get(g, dtype, i));
-      sum += v;  // exact in double: a few dozen values of at most 24 bits
-      abs += std::fabs(v);
-    }
-    for (size_t g = 0; g < out.size(); ++g) {
-      const double got = decode(dtype, get(out[g], dtype, i));
-      const bool ok = exact ? got == sum : std::fabs(got - sum) <= gamma * abs;
-      if (!ok && c.mismatches++ == 0)
-        c.first = "gpu " + std::to_string(g) + " element " + std::to_string(i) + ": " + std::to_string(got) +
-                  ", reference " + std::to_string(sum) + " (bound " + std::to_string(gamma * abs) + ")";
-      if (get(out[g], dtype, i) != get(out[0], dtype, i)) ++c.differ_between_gpus;
-    }
-  }
-  return c;
+using Checked = AllReduceCheck;
+Checked check(const Buffers& in, const Buffers& out, uint8_t dtype, bool exact) {
+  return check_all_reduce(in, out, dtype, exact);
 }
 
 InnetFabricConfig fabric(unsigned gpus, unsigned entries = 16) {

@@ -2,19 +2,16 @@
 
 #include <algorithm>
 #include <chrono>
-#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <exception>
-#include <random>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
-#include "common/fp_add.h"
-#include "common/fp_convert.h"
 #include "innet_allreduce.h"
+#include "innet_data.h"
 #include "innet_ring.h"
 
 namespace t3 {
@@ -119,16 +116,6 @@ AllReduceOptions parse_allreduce_options(int argc, char** argv, std::vector<char
 }
 
 namespace {
-const FpFormat& format(uint8_t d) { return d == 0 ? kFp16 : d == 1 ? kBf16 : kFp32; }
-unsigned ebytes(uint8_t d) { return d == 2 ? 4 : 2; }
-double value(uint8_t d, const std::vector<uint8_t>& b, size_t i) {
-  uint32_t bits = 0;
-  std::memcpy(&bits, b.data() + i * ebytes(d), ebytes(d));
-  if (d != 2) bits = fp_widen(format(d), bits);
-  float f;
-  std::memcpy(&f, &bits, 4);
-  return f;
-}
 
 }  // namespace
 
@@ -170,19 +157,8 @@ bool run_one(InnetFabric& f, const AllReduceOptions& o, const std::string& mode,
   const InnetFabricConfig& c = f.config();
 
   const uint8_t d = o.spec.dtype;
-  std::mt19937 rng(o.seed);
-  const int lim = d == 0 ? 64 : d == 1 ? 8 : 1000;
-  std::uniform_int_distribution<int> small(-lim, lim);
-  std::uniform_real_distribution<float> mant(-1.0f, 1.0f);
-  std::vector<std::vector<uint8_t>> in(o.gpus, std::vector<uint8_t>(o.bytes)), out;
-  for (auto& b : in)
-    for (size_t i = 0; i < o.bytes / ebytes(d); ++i) {
-      const float v = o.exact ? float(small(rng)) : std::ldexp(mant(rng), int(rng() % 13) - 6);
-      uint32_t bits;
-      std::memcpy(&bits, &v, 4);
-      if (d != 2) bits = fp_narrow(format(d), bits);
-      std::memcpy(b.data() + i * ebytes(d), &bits, ebytes(d));
-    }
+  const Buffers in = all_reduce_buffers(o.gpus, o.bytes, d, o.exact, o.seed);
+  Buffers out;
 
   const std::string where =
       c.leaves ? std::to_string(c.leaves) + " leaf switches of " + std::to_string(c.per_leaf()) + " under a spine"
@@ -245,19 +221,7 @@ bool run_one(InnetFabric& f, const AllReduceOptions& o, const std::string& mode,
     std::vector<std::vector<uint8_t>> rout;
     const RingReport rr = run_ring_all_reduce(f, rs, in, rout);
     for (const auto& e : rr.errors) std::printf("error: ring: %s\n", e.c_str());
-    ring_bad = rr.errors.size();
-    const double uu = std::ldexp(1.0, -int(format(d).man_w + 1)), kk = o.gpus - 1.0, gg = kk * uu / (1 - kk * uu);
-    for (size_t i = 0; i < o.bytes / ebytes(d); ++i) {
-      double sum = 0, abs = 0;
-      for (const auto& b : in) {
-        sum += value(d, b, i);
-        abs += std::fabs(value(d, b, i));
-      }
-      for (unsigned g = 0; g < o.gpus; ++g) {
-        const double v = value(d, rout[g], i);
-        ring_bad += o.exact ? v != sum : std::fabs(v - sum) > gg * abs;
-      }
-    }
+    ring_bad = rr.errors.size() + check_all_reduce(in, rout, d, o.exact).mismatches;
     ring = rr.cycles;
   }
   if (ring)
@@ -270,21 +234,9 @@ bool run_one(InnetFabric& f, const AllReduceOptions& o, const std::string& mode,
                 static_cast<unsigned long long>(r.cycles), static_cast<unsigned long long>(fb));
 
   // The checks: against the exact sum (small integers) or within the bound
-  // of any order's rounding (tests/innet_fabric_test.cpp says why).
-  const double u = std::ldexp(1.0, -int(format(d).man_w + 1)), k = o.gpus - 1.0, gamma = k * u / (1 - k * u);
-  size_t bad = 0, differ = 0;
-  for (size_t i = 0; i < o.bytes / ebytes(d); ++i) {
-    double sum = 0, abs = 0;
-    for (const auto& b : in) {
-      sum += value(d, b, i);
-      abs += std::fabs(value(d, b, i));
-    }
-    for (unsigned g = 0; g < o.gpus; ++g) {
-      const double v = value(d, out[g], i);
-      if (o.exact ? v != sum : std::fabs(v - sum) > gamma * abs) ++bad;
-      if (std::memcmp(out[g].data() + i * ebytes(d), out[0].data() + i * ebytes(d), ebytes(d))) ++differ;
-    }
-  }
+  // of any order's rounding (tlm/innet_data.h says why).
+  const AllReduceCheck chk = check_all_reduce(in, out, d, o.exact);
+  const size_t bad = chk.mismatches, differ = chk.differ_between_gpus;
   std::printf("checks: %s: %zu mismatches; GPUs whose bits differ from GPU 0's: %zu elements%s\n",
               o.exact ? "every element exact" : "every element within the rounding bound", bad, differ,
               o.spec.pull ? " (pull mode reduces once per GPU, in each one's order)" : "");
