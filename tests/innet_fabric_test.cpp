@@ -417,6 +417,64 @@ TEST(InnetFabric, TheRingBaselineIsExactAndSlower) {
     }
 }
 
+// A create a switch refuses part way (region 0 already in switch 1's
+// mcr_in, put there behind the firmware's back) is rolled back on the
+// switches before it: the fabric holds the region everywhere or nowhere.
+// Address ranges that wrap past 2^64 are refused; a timeout wider than the
+// DMA credit controller's TIMEOUT_W is refused. None of them writes.
+TEST(InnetFirmware, ARefusalPartWayIsRolledBackAndRangesDoNotWrap) {
+  InnetFabric f(two_levels(8, 2));
+  f.reset();
+  f.set_auto_pop(false);
+  InnetDevices dev(f);
+  t3_device* sws[3] = {dev.sw(0), dev.sw(1), dev.sw(2)};
+  const t3_fm_windows win = {T3_INNET_SWITCH_MCR_IN_BASE, T3_INNET_SWITCH_REDUCTION_TABLE_BASE,
+                             T3_INNET_SWITCH_MCR_OUT_BASE};
+  t3_fabric fm;
+  ASSERT_EQ(t3_fm_init(&fm, sws, 3, &win), T3_OK);
+  ASSERT_EQ(t3_fm_probe(&fm), T3_OK) << t3_fm_message(&fm);
+  const uint32_t in = T3_INNET_SWITCH_MCR_IN_BASE;
+  for (auto [a, d] : {std::pair<uint32_t, uint32_t>{T3_MCR_TABLE_A_RGN_IDX, 0}, {T3_MCR_TABLE_A_RGN_BASE_LO, 0x800000},
+                      {T3_MCR_TABLE_A_RGN_SIZE_LO, 0x1000}, {T3_MCR_TABLE_A_RGN_PORTS, 1}, {T3_MCR_TABLE_A_RGN_ATTR, 1},
+                      {T3_MCR_TABLE_A_RGN_CMD, T3_MCR_TABLE_R_RGN_CMD_ADD_MASK}})
+    ASSERT_TRUE(f.switch_write(in + a, d, 1));
+  t3_fm_region rg[3] = {{0x100000, 0x1000, 0x1F, 8, 4, 0, 2}, {0x100000, 0x1000, 0x1F, 8, 1, 1, 2},
+                        {0x100000, 0x1000, 0x3, 8, 1, 0, 2}};
+  dev.clear_trace();
+  EXPECT_EQ(t3_fm_region_create(&fm, 0, rg), T3_E_REFUSED) << dev.trace();
+  EXPECT_NE(std::string(t3_fm_message(&fm)).find("switch 1: the region table at 0x0 refused region 0: command code 2; "
+                                                 "the switches before it were rolled back"),
+            std::string::npos)
+      << t3_fm_message(&fm);
+  for (uint32_t w : {T3_INNET_SWITCH_MCR_IN_BASE, T3_INNET_SWITCH_MCR_OUT_BASE}) {
+    uint32_t attr = 1;
+    ASSERT_TRUE(f.switch_write(w + T3_MCR_TABLE_A_RGN_IDX, 0, 0));
+    ASSERT_TRUE(f.switch_read(w + T3_MCR_TABLE_A_RGN_RD_ATTR, attr, 0));
+    EXPECT_EQ(attr >> 31, 0u) << "switch 0 holds no region 0 (table 0x" << std::hex << w << ")";
+  }
+  EXPECT_EQ(fm.used[0], 0u);
+
+  dev.clear_trace();
+  t3_fm_region wrap[3] = {rg[0], rg[1], rg[2]};
+  for (auto& r : wrap) r.base = 0xFFFFFFFFFFFFF000ull;
+  EXPECT_EQ(t3_fm_region_create(&fm, 1, wrap), T3_E_ARG);
+  EXPECT_NE(std::string(t3_fm_message(&fm)).find("base = 0xfffffffffffff000; allowed: a multiple of the size 0x1000 below 2^48"),
+            std::string::npos)
+      << t3_fm_message(&fm);
+  t3_ep e;
+  ASSERT_EQ(t3_ep_init(&e, dev.ep(2), 2), T3_OK);
+  ASSERT_EQ(t3_ep_probe(&e), T3_OK) << t3_ep_message(&e);
+  dev.clear_trace();
+  EXPECT_EQ(t3_ep_configure(&e, 16, 1u << 16), T3_E_ARG);
+  EXPECT_NE(std::string(t3_ep_message(&e)).find("timeout_cycles = 65536 is out of range; allowed: 0..65535 (TIMEOUT_W 16)"),
+            std::string::npos)
+      << t3_ep_message(&e);
+  const t3_ep_allreduce a = {0xFFFFFFFFFFFFFFF0ull, 0x100000, 16, 2, 0, 1};
+  EXPECT_EQ(t3_ep_allreduce_start(&e, &a), T3_E_ARG);
+  EXPECT_NE(std::string(t3_ep_message(&e)).find("local = 0xfffffffffffffff0"), std::string::npos) << t3_ep_message(&e);
+  EXPECT_TRUE(trace_writes(dev.trace()).empty()) << dev.trace();
+}
+
 TEST(InnetFabric, BadSpecsNameTheFieldAndTheRange) {
   InnetFabric f(fabric(4));
   std::vector<std::vector<uint8_t>> in(4, std::vector<uint8_t>(4096)), out;
@@ -639,7 +697,13 @@ TEST(InnetEndpointHome, MalformedPacketsAreDroppedWholeAndNamed) {
   r.partial(0x10000, 1, 1.0f);
   for (int c = 0; c < 100; ++c) r.step(false, true);
   EXPECT_EQ(r.e.last_error(), EpError::not_home);
-  EXPECT_EQ(r.e.stats().dropped, 3u);
+  // A response into a copy window (which takes WRITEs only).
+  w.copy = EpWindow::kCopyAdd;
+  r.e.set_window(0, w);
+  r.partial(0x10000, 1, 1.0f);
+  for (int c = 0; c < 100; ++c) r.step(false, true);
+  EXPECT_EQ(r.e.last_error(), EpError::wrong_op);
+  EXPECT_EQ(r.e.stats().dropped, 4u);
   EXPECT_TRUE(r.e.idle());
 }
 

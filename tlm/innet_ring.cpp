@@ -24,6 +24,9 @@ RingReport run_ring_all_reduce(InnetFabric& f, const RingSpec& s, const std::vec
     ring_error("bytes", "= " + std::to_string(s.bytes) + ": a positive multiple of " + std::to_string(n * fb) +
                             " (GPUs x flit bytes) within MEM_BYTES");
   if (in.size() != n) ring_error("in", "has " + std::to_string(in.size()) + " buffers; one per GPU: " + std::to_string(n));
+  for (const auto& b : in)
+    if (b.size() != s.bytes)
+      ring_error("in", "holds a buffer of " + std::to_string(b.size()) + " bytes; each is bytes = " + std::to_string(s.bytes));
   RingReport r;
   f.reset();
   const uint64_t cb = s.bytes / n;            // a chunk's bytes

@@ -74,6 +74,18 @@ int t3_fm_probe(t3_fabric *f) {
   return T3_OK;
 }
 
+/* A region command's answer reaches STATUS a few cycles after the RGN_CMD
+ * write (its pulse, the command's decision, the table's edge:
+ * docs/blocks/mcr_table.md, "Region commands"); the command's STATUS read
+ * waits for it: 20 ns, or where the device cannot wait, two reads. */
+static int fm_cmd_status(t3_fabric *f, uint32_t sw, uint32_t win, uint32_t *st) {
+  int rc;
+  if (f->sw[sw]->wait_ns) f->sw[sw]->wait_ns(f->sw[sw], 20);
+  else if ((rc = fm_rd(f, sw, win, T3_MCR_TABLE_A_STATUS, st)) || (rc = fm_rd(f, sw, win, T3_MCR_TABLE_A_STATUS, st)))
+    return rc;
+  return fm_rd(f, sw, win, T3_MCR_TABLE_A_STATUS, st);
+}
+
 static int pow2(uint64_t v) { return v != 0 && (v & (v - 1)) == 0; }
 
 static int check_region(t3_fabric *f, uint32_t sw, uint32_t idx, const t3_fm_region *r) {
@@ -83,7 +95,7 @@ static int check_region(t3_fabric *f, uint32_t sw, uint32_t idx, const t3_fm_reg
   if (!pow2(r->size) || r->size > (1ull << 48))
     return FM_FAIL(T3_E_ARG, "switch %u: size = 0x%llx; allowed: a power of two up to 2^48", sw,
                    (unsigned long long)r->size);
-  if (r->base % r->size || r->base + r->size > (1ull << 48))
+  if (r->base % r->size || r->base > (1ull << 48) - r->size)
     return FM_FAIL(T3_E_ARG, "switch %u: base = 0x%llx; allowed: a multiple of the size 0x%llx below 2^48", sw,
                    (unsigned long long)r->base, (unsigned long long)r->size);
   if (r->ports & ~all)
@@ -127,7 +139,7 @@ static int add_region(t3_fabric *f, uint32_t sw, uint32_t win, uint32_t idx, con
                   r->expect << T3_MCR_TABLE_R_RGN_ATTR_EXPECT_SHIFT | r->home << T3_MCR_TABLE_R_RGN_ATTR_HOME_SHIFT |
                       r->root << T3_MCR_TABLE_R_RGN_ATTR_ROOT_SHIFT | r->dtype << T3_MCR_TABLE_R_RGN_ATTR_DTYPE_SHIFT)) ||
       (rc = fm_wr(f, sw, win, T3_MCR_TABLE_A_RGN_CMD, T3_MCR_TABLE_R_RGN_CMD_ADD_MASK)) ||
-      (rc = fm_rd(f, sw, win, T3_MCR_TABLE_A_STATUS, &st)))
+      (rc = fm_cmd_status(f, sw, win, &st)))
     return rc;
   if (FIELD(MCR_TABLE_R, STATUS_CMD_CODE, st))
     return FM_FAIL(T3_E_REFUSED, "switch %u: the region table at 0x%x refused region %u: command code %u", sw, win, idx,
@@ -135,8 +147,19 @@ static int add_region(t3_fabric *f, uint32_t sw, uint32_t win, uint32_t idx, con
   return T3_OK;
 }
 
+/* Removes region idx from one region table (a create's rollback). */
+static int remove_region(t3_fabric *f, uint32_t sw, uint32_t win, uint32_t idx) {
+  uint32_t st;
+  int rc;
+  if ((rc = fm_wr(f, sw, win, T3_MCR_TABLE_A_RGN_IDX, idx)) ||
+      (rc = fm_wr(f, sw, win, T3_MCR_TABLE_A_RGN_CMD, T3_MCR_TABLE_R_RGN_CMD_REMOVE_MASK)) ||
+      (rc = fm_cmd_status(f, sw, win, &st)))
+    return rc;
+  return FIELD(MCR_TABLE_R, STATUS_CMD_CODE, st) ? T3_E_REFUSED : T3_OK;
+}
+
 int t3_fm_region_create(t3_fabric *f, uint32_t idx, const t3_fm_region *per_switch) {
-  uint32_t i, any = 0;
+  uint32_t i, j, any = 0;
   int rc;
   if (!f->probed) return FM_FAIL(T3_E_NOT_PROBED, "t3_fm_region_create before t3_fm_probe");
   if (idx >= T3_FM_MAX_REGIONS)
@@ -148,10 +171,31 @@ int t3_fm_region_create(t3_fabric *f, uint32_t idx, const t3_fm_region *per_swit
   }
   if (!any) return FM_FAIL(T3_E_ARG, "ports = 0 on every switch: the region touches no switch");
   for (i = 0; i < f->n; ++i) {
+    int in_done = 0;
     if (!per_switch[i].ports) continue;
-    if ((rc = add_region(f, i, f->win.mcr_in, idx, &per_switch[i])) ||
-        (rc = add_region(f, i, f->win.mcr_out, idx, &per_switch[i])))
+    if (!(rc = add_region(f, i, f->win.mcr_in, idx, &per_switch[i]))) {
+      in_done = 1;
+      rc = add_region(f, i, f->win.mcr_out, idx, &per_switch[i]);
+    }
+    if (rc) {
+      /* A switch refused (a region the firmware did not put there, say):
+       * what this call added is removed again, so that the fabric holds the
+       * region everywhere or nowhere. f->msg keeps the refusal's cause. */
+      char cause[sizeof f->msg];
+      int undo = T3_OK;
+      memcpy(cause, f->msg, sizeof cause);
+      if (in_done) undo |= remove_region(f, i, f->win.mcr_in, idx);
+      for (j = 0; j < i; ++j) {
+        if (!per_switch[j].ports) continue;
+        undo |= remove_region(f, j, f->win.mcr_in, idx);
+        undo |= remove_region(f, j, f->win.mcr_out, idx);
+        f->used[j] &= ~(1ull << idx);
+      }
+      fail(f->msg, sizeof f->msg, rc, "%s; %s", cause,
+           undo ? "the switches before it could not all be rolled back (read their RGN_RD_ATTR)"
+                : "the switches before it were rolled back");
       return rc;
+    }
     f->rgn[i][idx] = per_switch[i];
     f->used[i] |= 1ull << idx;
   }
@@ -160,7 +204,7 @@ int t3_fm_region_create(t3_fabric *f, uint32_t idx, const t3_fm_region *per_swit
 
 int t3_fm_region_destroy(t3_fabric *f, uint32_t idx) {
   uint32_t i, any = 0, st, k;
-  int rc;
+  int rc, first = T3_OK;
   if (!f->probed) return FM_FAIL(T3_E_NOT_PROBED, "t3_fm_region_destroy before t3_fm_probe");
   if (idx >= T3_FM_MAX_REGIONS)
     return FM_FAIL(T3_E_ARG, "idx = %u is out of range; allowed: 0..%u", idx, T3_FM_MAX_REGIONS - 1);
@@ -169,18 +213,25 @@ int t3_fm_region_destroy(t3_fabric *f, uint32_t idx) {
   for (i = 0; i < f->n; ++i) {
     const uint32_t wins[2] = {f->win.mcr_in, f->win.mcr_out};
     if (!(f->used[i] >> idx & 1)) continue;
+    /* Both tables, whatever the first answers: the firmware's copy then
+     * says the switch no longer holds it, and a refusal is reported. */
+    rc = T3_OK;
     for (k = 0; k < 2; ++k) {
-      if ((rc = fm_wr(f, i, wins[k], T3_MCR_TABLE_A_RGN_IDX, idx)) ||
-          (rc = fm_wr(f, i, wins[k], T3_MCR_TABLE_A_RGN_CMD, T3_MCR_TABLE_R_RGN_CMD_REMOVE_MASK)) ||
-          (rc = fm_rd(f, i, wins[k], T3_MCR_TABLE_A_STATUS, &st)))
-        return rc;
+      int r2;
+      if ((r2 = fm_wr(f, i, wins[k], T3_MCR_TABLE_A_RGN_IDX, idx)) ||
+          (r2 = fm_wr(f, i, wins[k], T3_MCR_TABLE_A_RGN_CMD, T3_MCR_TABLE_R_RGN_CMD_REMOVE_MASK)) ||
+          (r2 = fm_cmd_status(f, i, wins[k], &st))) {
+        rc = r2;
+        continue;
+      }
       if (FIELD(MCR_TABLE_R, STATUS_CMD_CODE, st))
-        return FM_FAIL(T3_E_REFUSED, "switch %u: the region table at 0x%x refused to remove region %u: command code %u", i,
-                       wins[k], idx, FIELD(MCR_TABLE_R, STATUS_CMD_CODE, st));
+        rc = FM_FAIL(T3_E_REFUSED, "switch %u: the region table at 0x%x refused to remove region %u: command code %u", i,
+                     wins[k], idx, FIELD(MCR_TABLE_R, STATUS_CMD_CODE, st));
     }
     f->used[i] &= ~(1ull << idx);
+    if (rc && first == T3_OK) first = rc; /* the other switches still lose it */
   }
-  return T3_OK;
+  return first;
 }
 
 int t3_fm_set_timeout(t3_fabric *f, uint32_t sw, uint32_t cycles) {
@@ -230,6 +281,7 @@ int t3_ep_probe(t3_ep *e) {
   e->hw.len_w = FIELD(DMA_CREDIT_R, PARAM_A_LEN_W, a);
   e->hw.cmd_depth = FIELD(DMA_CREDIT_R, PARAM_B_CMD_DEPTH, b);
   e->hw.cpl_depth = FIELD(DMA_CREDIT_R, PARAM_B_CPL_DEPTH, b);
+  e->hw.timeout_w = FIELD(DMA_CREDIT_R, PARAM_B_TIMEOUT_W, b);
   e->hw.flit_w = FIELD(DMA_CREDIT_R, PARAM_C_FLIT_W, c);
   if (e->hw.flit_w < 128 || e->hw.len_w == 0 || e->hw.len_w > 24)
     return EP_FAIL(T3_E_ARG, "gpu %u: PARAM_* read FLIT_W %u, LEN_W %u: not a DMA credit controller this driver knows",
@@ -241,6 +293,9 @@ int t3_ep_probe(t3_ep *e) {
 int t3_ep_configure(t3_ep *e, uint32_t inj_limit, uint32_t timeout_cycles) {
   int rc;
   if (!e->probed) return EP_FAIL(T3_E_NOT_PROBED, "t3_ep_configure before t3_ep_probe");
+  if (e->hw.timeout_w < 32 && timeout_cycles >> e->hw.timeout_w)
+    return EP_FAIL(T3_E_ARG, "timeout_cycles = %u is out of range; allowed: 0..%u (TIMEOUT_W %u)", timeout_cycles,
+                   (1u << e->hw.timeout_w) - 1, e->hw.timeout_w);
   if ((rc = ep_wr(e, T3_DMA_CREDIT_A_INJ_LIMIT, inj_limit)) || (rc = ep_wr(e, T3_DMA_CREDIT_A_TIMEOUT, timeout_cycles)))
     return rc;
   return T3_OK;
@@ -257,10 +312,10 @@ int t3_ep_allreduce_start(t3_ep *e, const t3_ep_allreduce *a) {
     return EP_FAIL(T3_E_ARG, "bytes = %llu; allowed: a positive multiple of %llu, at most %llu flits (LEN_W %u)",
                    (unsigned long long)a->bytes, (unsigned long long)fb, (unsigned long long)((1ull << e->hw.len_w) - 1),
                    e->hw.len_w);
-  if (a->local % fb || a->local + a->bytes > (1ull << 48))
+  if (a->local % fb || a->local > (1ull << 48) - a->bytes)
     return EP_FAIL(T3_E_ARG, "local = 0x%llx; allowed: a multiple of %llu with local + bytes <= 2^48",
                    (unsigned long long)a->local, (unsigned long long)fb);
-  if (a->net % fb || a->net + a->bytes > (1ull << 48))
+  if (a->net % fb || a->net > (1ull << 48) - a->bytes)
     return EP_FAIL(T3_E_ARG, "net = 0x%llx; allowed: a multiple of %llu with net + bytes <= 2^48",
                    (unsigned long long)a->net, (unsigned long long)fb);
   if (a->dtype > 2) return EP_FAIL(T3_E_ARG, "dtype = %u is out of range; allowed: 0..2 (fp16, bf16, fp32)", a->dtype);
@@ -286,16 +341,21 @@ int t3_ep_allreduce_start(t3_ep *e, const t3_ep_allreduce *a) {
 
 int t3_ep_wait(t3_ep *e, uint32_t timeout_ns, t3_ep_cpl *cpl) {
   static const char *const names[8] = {"OK", "TIMEOUT", "NO_CREDIT", "BAD_LEN", "BAD_RED_OP", "BAD_DTYPE", "BAD_ADDR", "?"};
-  const uint32_t step_ns = 100;
-  uint32_t waited = 0, head;
+  uint64_t waited = 0;
+  uint32_t head;
   int rc;
+  if (!e->probed) return EP_FAIL(T3_E_NOT_PROBED, "t3_ep_wait before t3_ep_probe");
   for (;;) {
+    uint32_t step;
     if ((rc = ep_rd(e, T3_DMA_CREDIT_A_CPL_HEAD, &head))) return rc;
     if (head & T3_DMA_CREDIT_R_CPL_HEAD_VALID_MASK) break;
-    if (waited >= timeout_ns || !e->dev->wait_ns)
+    if (waited >= timeout_ns)
       return EP_FAIL(T3_E_TIMEOUT, "gpu %u: no completion within %u ns", e->gpu, timeout_ns);
-    e->dev->wait_ns(e->dev, step_ns);
-    waited += step_ns;
+    if (!e->dev->wait_ns)
+      return EP_FAIL(T3_E_TIMEOUT, "gpu %u: no completion, and the device cannot wait (no wait_ns)", e->gpu);
+    step = timeout_ns - waited < 100 ? (uint32_t)(timeout_ns - waited) : 100u; /* a poll every 100 ns */
+    e->dev->wait_ns(e->dev, step);
+    waited += step;
   }
   cpl->status = FIELD(DMA_CREDIT_R, CPL_HEAD_STATUS, head);
   cpl->ctr = FIELD(DMA_CREDIT_R, CPL_HEAD_CTR, head);

@@ -131,7 +131,7 @@ void InnetEndpoint::set_window(unsigned i, const EpWindow& w) {
       if (j == i || !o.valid) continue;
       if (overlap(w.net_base, w.bytes, o.net_base, o.bytes))
         window_error(i, "net_base", "range overlaps window " + std::to_string(j) + "'s");
-      if (!o.copy && overlap(w.count_base, lines, o.count_base, o.bytes / fb))
+      if (!w.copy && !o.copy && overlap(w.count_base, lines, o.count_base, o.bytes / fb))
         window_error(i, "count_base", "range overlaps window " + std::to_string(j) + "'s counters");
     }
   }
@@ -435,6 +435,7 @@ void InnetEndpoint::take_response_header() {
   if (pkt::check(h, p_.max_len, p_.flit_w) != pkt::Malformed::none) e = EpError::malformed;
   else if (!known) e = EpError::wrong_op;
   else if ((w = find_window(h.addr, h.len)) < 0) e = EpError::no_window;
+  else if (win_[unsigned(w)].copy) e = EpError::wrong_op;  // a copy window takes WRITEs only
   else if (h.dtype != win_[unsigned(w)].dtype) e = EpError::wrong_dtype;
   else if (h.op == uint8_t(Op::partial) && !win_[unsigned(w)].home) e = EpError::not_home;
   const EpWindow* win = w >= 0 ? &win_[unsigned(w)] : nullptr;

@@ -77,7 +77,7 @@ const char *t3_fm_message(const t3_fabric *f);
 /* The endpoint driver: one GPU's DMA credit controller (its window at
  * offset 0 of the endpoint's register port). */
 typedef struct {
-  uint32_t ctrs, max_len, len_w, flit_w, cmd_depth, cpl_depth;
+  uint32_t ctrs, max_len, len_w, flit_w, cmd_depth, cpl_depth, timeout_w;
 } t3_ep_hw;
 
 typedef struct {
