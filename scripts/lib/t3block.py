@@ -9,10 +9,13 @@ PARAM_LINE = re.compile(
 
 
 def blocks():
-    """Every block: a folder hw/<block> with a parameter list."""
+    """Every block: a folder hw/<block> with its description (<block>.yaml,
+    as scripts/blockgen.py finds them; a model without one, such as
+    hw/innet_endpoint until its RTL comes, is not a block yet)."""
     hw = os.path.join(ROOT, "hw")
     return sorted(b for b in os.listdir(hw)
-                  if os.path.exists(os.path.join(hw, b, b + "_params.def")))
+                  if os.path.exists(os.path.join(hw, b, b + ".yaml"))
+                  and os.path.exists(os.path.join(hw, b, b + "_params.def")))
 
 
 def params(block):
