@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "host.h"
+#include "innet_allreduce.h"
 #include "innet_fabric_sc.h"
 #include "reg_trace.h"
 #include "router.h"
@@ -50,24 +51,14 @@ int sc_main(int, char**) {
   std::vector<std::vector<float>> in(4, std::vector<float>(bytes / 4));
   for (unsigned g = 0; g < 4; ++g) {
     for (size_t i = 0; i < in[g].size(); ++i) in[g][i] = float(int((i * 5 + g * 11) % 151) - 75);
-    EpWindow w;
-    w.valid = true;
-    w.net_base = 0x100000;
-    w.bytes = bytes;
-    w.dst = 0x1000;
-    w.merge = 0x2000;
-    w.expect = 4;
-    w.dtype = 2;
-    w.home = g == 0;
-    fabric.ep(g).set_window(0, w);
+    fabric.ep(g).set_window(0, all_reduce_window(0x100000, bytes, 0, 0x1000, 0x2000, 4, 2, g == 0));
     fabric.ep(g).memory().load(0, in[g].data(), bytes);
   }
   std::string error;
   size_t setup_end = 0;
   host.run([&]() -> int {
     t3_device* sw = dev.device(0);
-    const t3_fm_windows win = {T3_INNET_SWITCH_MCR_IN_BASE, T3_INNET_SWITCH_REDUCTION_TABLE_BASE,
-                               T3_INNET_SWITCH_MCR_OUT_BASE};
+    const t3_fm_windows win = T3_INNET_SWITCH_WINDOWS;
     t3_fabric fm;
     t3_fm_region rg = {0x100000, 0x10000, 0xF, 4, 0, 1, 2};
     int rc = t3_fm_init(&fm, &sw, 1, &win);

@@ -10,6 +10,7 @@
 #include <cmath>
 #include <deque>
 #include <map>
+#include <memory>
 #include <cstring>
 #include <random>
 #include <stdexcept>
@@ -323,17 +324,28 @@ TEST(InnetFabric, TwoLevelsDeterministicIsTheSumInGpuOrder) {
 // The C fabric manager across the three switches of two levels (8 GPUs on
 // 2 leaves, the home GPU 5 on leaf 1: leaf 1 is the root), the endpoint
 // driver on every GPU; a create refused for one switch writes to none.
-TEST(InnetFirmware, TwoLevelsByTheFabricManagerAndTheDrivers) {
-  InnetFabric f(two_levels(8, 2));
-  f.reset();
-  f.set_auto_pop(false);
-  InnetDevices dev(f);
-  t3_device* sws[3] = {dev.sw(0), dev.sw(1), dev.sw(2)};
-  const t3_fm_windows win = {T3_INNET_SWITCH_MCR_IN_BASE, T3_INNET_SWITCH_REDUCTION_TABLE_BASE,
-                             T3_INNET_SWITCH_MCR_OUT_BASE};
+// 8 GPUs on 2 leaves, the C fabric manager on its three switches (probed),
+// the processors' completions left to the endpoint driver.
+struct TwoLevelFirmware {
+  TwoLevelFirmware() : f(two_levels(8, 2)) {
+    f.reset();
+    f.set_auto_pop(false);
+    dev = std::make_unique<InnetDevices>(f);
+    t3_device* sws[3] = {dev->sw(0), dev->sw(1), dev->sw(2)};
+    const t3_fm_windows win = T3_INNET_SWITCH_WINDOWS;
+    EXPECT_EQ(t3_fm_init(&fm, sws, 3, &win), T3_OK) << t3_fm_message(&fm);
+    EXPECT_EQ(t3_fm_probe(&fm), T3_OK) << t3_fm_message(&fm);
+  }
+  InnetFabric f;
+  std::unique_ptr<InnetDevices> dev;
   t3_fabric fm;
-  ASSERT_EQ(t3_fm_init(&fm, sws, 3, &win), T3_OK) << t3_fm_message(&fm);
-  ASSERT_EQ(t3_fm_probe(&fm), T3_OK) << t3_fm_message(&fm);
+};
+
+TEST(InnetFirmware, TwoLevelsByTheFabricManagerAndTheDrivers) {
+  TwoLevelFirmware r;
+  InnetFabric& f = r.f;
+  InnetDevices& dev = *r.dev;
+  t3_fabric& fm = r.fm;
   EXPECT_EQ(fm.hw[0].ports, 5u);
   EXPECT_EQ(fm.hw[2].ports, 2u);
   //                  base      size     ports expect home root dtype
@@ -354,16 +366,7 @@ TEST(InnetFirmware, TwoLevelsByTheFabricManagerAndTheDrivers) {
   const uint64_t bytes = 4096;
   const auto in = buffers(8, bytes, 2, true, 61);
   for (unsigned g = 0; g < 8; ++g) {
-    EpWindow w;
-    w.valid = true;
-    w.net_base = 0x100000;
-    w.bytes = bytes;
-    w.dst = 0x1000;
-    w.merge = 0x2000;
-    w.expect = 8;
-    w.dtype = 2;
-    w.home = g == 5;
-    f.ep(g).set_window(0, w);
+    f.ep(g).set_window(0, all_reduce_window(0x100000, bytes, 0, 0x1000, 0x2000, 8, 2, g == 5));
     f.ep(g).memory().load(0, in[g].data(), bytes);
   }
   std::vector<t3_ep> ep(8);
@@ -423,16 +426,10 @@ TEST(InnetFabric, TheRingBaselineIsExactAndSlower) {
 // Address ranges that wrap past 2^64 are refused; a timeout wider than the
 // DMA credit controller's TIMEOUT_W is refused. None of them writes.
 TEST(InnetFirmware, ARefusalPartWayIsRolledBackAndRangesDoNotWrap) {
-  InnetFabric f(two_levels(8, 2));
-  f.reset();
-  f.set_auto_pop(false);
-  InnetDevices dev(f);
-  t3_device* sws[3] = {dev.sw(0), dev.sw(1), dev.sw(2)};
-  const t3_fm_windows win = {T3_INNET_SWITCH_MCR_IN_BASE, T3_INNET_SWITCH_REDUCTION_TABLE_BASE,
-                             T3_INNET_SWITCH_MCR_OUT_BASE};
-  t3_fabric fm;
-  ASSERT_EQ(t3_fm_init(&fm, sws, 3, &win), T3_OK);
-  ASSERT_EQ(t3_fm_probe(&fm), T3_OK) << t3_fm_message(&fm);
+  TwoLevelFirmware r;
+  InnetFabric& f = r.f;
+  InnetDevices& dev = *r.dev;
+  t3_fabric& fm = r.fm;
   const uint32_t in = T3_INNET_SWITCH_MCR_IN_BASE;
   for (auto [a, d] : {std::pair<uint32_t, uint32_t>{T3_MCR_TABLE_A_RGN_IDX, 0}, {T3_MCR_TABLE_A_RGN_BASE_LO, 0x800000},
                       {T3_MCR_TABLE_A_RGN_SIZE_LO, 0x1000}, {T3_MCR_TABLE_A_RGN_PORTS, 1}, {T3_MCR_TABLE_A_RGN_ATTR, 1},

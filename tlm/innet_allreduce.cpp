@@ -6,6 +6,7 @@
 #include <string>
 
 #include "common/bits.h"
+#include "common/hex.h"
 #include "t3/dma_credit_regs.h"
 #include "t3/innet_switch_map.h"
 #include "t3/mcr_table_regs.h"
@@ -14,16 +15,6 @@
 namespace t3 {
 
 namespace {
-uint64_t pow2_at_least(uint64_t v) {
-  uint64_t p = 1;
-  while (p < v) p <<= 1;
-  return p;
-}
-std::string hex(uint64_t v) {
-  char b[24];
-  std::snprintf(b, sizeof b, "0x%llx", static_cast<unsigned long long>(v));
-  return b;
-}
 [[noreturn]] void spec_error(const std::string& field, const std::string& what) {
   throw std::invalid_argument("all_reduce: " + field + " " + what);
 }
@@ -39,6 +30,21 @@ Layout layout(const AllReduceSpec& s) {
 bool overlap(uint64_t a, uint64_t b, uint64_t n) { return a < b + n && b < a + n; }
 }  // namespace
 
+EpWindow all_reduce_window(uint64_t net_base, uint64_t bytes, uint64_t src, uint64_t dst, uint64_t merge,
+                           unsigned expect, uint8_t dtype, bool home) {
+  EpWindow w;
+  w.valid = true;
+  w.net_base = net_base;
+  w.bytes = bytes;
+  w.src = src;
+  w.dst = dst;
+  w.merge = merge;
+  w.expect = uint8_t(expect);
+  w.dtype = dtype;
+  w.home = home;
+  return w;
+}
+
 void AllReduceSpec::validate(const InnetFabricConfig& c) const {
   const uint64_t fb = c.ep.flit_w / 8;
   if (dtype > 2) spec_error("dtype", "= " + std::to_string(dtype) + " is out of range; allowed: 0..2 (fp16, bf16, fp32)");
@@ -49,7 +55,7 @@ void AllReduceSpec::validate(const InnetFabricConfig& c) const {
     spec_error("pull", "= 1 on two switch levels: a PULL_RSP is routed by its dst, a port number, right for one switch "
                        "only (docs/innet_fabric.md, \"Two levels\")");
   if (home >= c.gpus) spec_error("home", "= " + std::to_string(home) + " is out of range; allowed: 0.." + std::to_string(c.gpus - 1));
-  const uint64_t size = pow2_at_least(bytes);
+  const uint64_t size = region_size(bytes);
   if (net_base % size || net_base + size > (uint64_t{1} << 48))
     spec_error("net_base", "= " + hex(net_base) + ": a multiple of the region's size " + hex(size) +
                                " (the power of two >= bytes) below 2^48");
@@ -74,7 +80,7 @@ AllReduceReport run_all_reduce(InnetFabric& f, const AllReduceSpec& s, const std
   for (const auto& b : in)
     if (b.size() != s.bytes) spec_error("in", "holds a buffer of " + std::to_string(b.size()) + " bytes; each is bytes = " + std::to_string(s.bytes));
   AllReduceReport r;
-  const uint64_t fb = c.ep.flit_w / 8, size = pow2_at_least(s.bytes);
+  const uint64_t fb = c.ep.flit_w / 8, size = region_size(s.bytes);
   const Layout l = layout(s);
   f.reset();
 
@@ -127,16 +133,7 @@ AllReduceReport run_all_reduce(InnetFabric& f, const AllReduceSpec& s, const std
   // limits, its buffer.
   for (unsigned g = 0; g < c.gpus; ++g) {
     InnetEndpoint& e = f.ep(g);
-    EpWindow w;
-    w.valid = true;
-    w.net_base = s.net_base;
-    w.bytes = s.bytes;
-    w.src = l.src;
-    w.dst = l.dst;
-    w.merge = l.merge;
-    w.expect = uint8_t(c.gpus);
-    w.dtype = s.dtype;
-    w.home = g == s.home;
+    EpWindow w = all_reduce_window(s.net_base, s.bytes, l.src, l.dst, l.merge, c.gpus, s.dtype, g == s.home);
     w.det = s.deterministic && w.home;
     w.stage = l.stage;
     w.contrib_mask = uint32_t(low_mask(c.gpus));

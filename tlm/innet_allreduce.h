@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "common/bits.h"
 #include "innet_fabric.h"
 
 namespace t3 {
@@ -51,6 +52,15 @@ struct AllReduceReport {
   std::vector<uint64_t> up_flits, down_flits;  // per GPU link, both classes
   std::vector<std::string> setup;  // the register writes of the set-up, in order ("block+offset = value")
 };
+
+// The region an all-reduce of `bytes` takes: the power of two at least that
+// (regions are aligned powers of two, docs/blocks/mcr_table.md).
+inline uint64_t region_size(uint64_t bytes) { return uint64_t{1} << clog2(bytes); }
+
+// A GPU's translation window for an all-reduce over [net_base, +bytes): its
+// buffers, the region's contributors and type, whether it is the home.
+EpWindow all_reduce_window(uint64_t net_base, uint64_t bytes, uint64_t src, uint64_t dst, uint64_t merge,
+                           unsigned expect, uint8_t dtype, bool home);
 
 // Runs the all-reduce on `in` (a buffer per GPU, spec.bytes each) and gives
 // each GPU's reduced buffer in `out`. The fabric is reset first.

@@ -109,9 +109,7 @@ AllReduceOptions parse_allreduce_options(int argc, char** argv, std::vector<char
                                 std::to_string(o.ports) + " (--ports)");
   o.spec.dtype = uint8_t(o.dtype == "fp16" ? 0 : o.dtype == "bf16" ? 1 : 2);
   o.spec.bytes = o.bytes;
-  uint64_t size = 1;
-  while (size < o.bytes) size <<= 1;
-  o.spec.net_base = size;  // the region's base: aligned to its size
+  o.spec.net_base = region_size(o.bytes);  // the region's base: aligned to its size
   return o;
 }
 
@@ -133,9 +131,8 @@ InnetFabricConfig allreduce_fabric(const AllReduceOptions& o) {
   c.sw.entries = o.entries;
   c.link_lat = o.link_lat;
   c.link_cycles = o.link_cycles;
-  uint64_t mem = 4096;
-  while (mem < (3 + o.gpus) * o.bytes) mem <<= 1;
-  c.ep.mem_bytes = unsigned(mem);
+  // src, dst, merge and the deterministic home's stages, in a power of two.
+  c.ep.mem_bytes = unsigned(std::max<uint64_t>(4096, region_size((3 + o.gpus) * o.bytes)));
   c.ep.count_depth = unsigned(std::max<uint64_t>(2, o.bytes / 16));
   return c;
 }
@@ -168,7 +165,7 @@ bool run_one(InnetFabric& f, const AllReduceOptions& o, const std::string& mode,
               mode.c_str(), o.gpus, where.c_str(), c.switch_params(0).ports, c.sw.flit_w, c.sw.entries, o.link_lat,
               o.link_cycles);
   for (unsigned s = 0; s < f.switches(); ++s)
-    if (std::string(f.sw(s).name()) != "model" || s == 0)
+    if (f.sw(s).compared() || s == 0)
       std::printf("switch %u: %s\n", s, f.sw(s).name());
   std::printf("buffer: %llu bytes of %s per GPU, %s mode, home GPU %u, reduction table timeout %u cycles\n",
               static_cast<unsigned long long>(o.bytes), o.dtype.c_str(), mode.c_str(), o.spec.home, o.spec.rt_timeout);
@@ -180,7 +177,7 @@ bool run_one(InnetFabric& f, const AllReduceOptions& o, const std::string& mode,
     return m;
   };
   bool rtl = false;
-  for (unsigned s = 0; s < f.switches(); ++s) rtl |= std::string(f.sw(s).name()) != "model";
+  for (unsigned s = 0; s < f.switches(); ++s) rtl |= f.sw(s).compared();
   const uint64_t mism0 = mismatches();
   const AllReduceReport r = run_all_reduce(f, o.spec, in, out);
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "common/compose.h"
+#include "common/hex.h"
 
 namespace t3 {
 
@@ -45,12 +46,6 @@ const InnetEndpointParams& checked(const InnetEndpointParams& p) {
 
 [[noreturn]] void window_error(unsigned i, const std::string& field, const std::string& what) {
   throw std::invalid_argument("innet_endpoint window " + std::to_string(i) + ": " + field + " " + what);
-}
-
-std::string hex(uint64_t v) {
-  char b[24];
-  std::snprintf(b, sizeof b, "0x%llx", static_cast<unsigned long long>(v));
-  return b;
 }
 
 bool overlap(uint64_t a, uint64_t an, uint64_t b, uint64_t bn) { return a < b + bn && b < a + an; }

@@ -6,16 +6,9 @@
 #include <string>
 
 #include "common/fp_lanes.h"
+#include "common/hex.h"
 
 namespace t3 {
-
-namespace {
-std::string hex(uint64_t v) {
-  char b[24];
-  std::snprintf(b, sizeof b, "0x%llx", static_cast<unsigned long long>(v));
-  return b;
-}
-}  // namespace
 
 LocalMemory::LocalMemory(uint64_t bytes, unsigned flit_w) : mem_(bytes, 0), fb_(flit_w / 8) {
   fp_lanes_check_host();

@@ -24,6 +24,7 @@ class CosimFabricSwitch final : public FabricSwitch {
     out = c_->out();
   }
   const char* name() const override { return name_.c_str(); }
+  bool compared() const override { return true; }
   uint64_t mismatches() const override { return c_->failures(); }
   Cosim<InnetSwitchBlock>& cosim() { return *c_; }
 

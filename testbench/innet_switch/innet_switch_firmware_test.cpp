@@ -26,8 +26,7 @@
 namespace t3 {
 namespace {
 
-constexpr t3_fm_windows kWin = {T3_INNET_SWITCH_MCR_IN_BASE, T3_INNET_SWITCH_REDUCTION_TABLE_BASE,
-                                T3_INNET_SWITCH_MCR_OUT_BASE};
+constexpr t3_fm_windows kWin = T3_INNET_SWITCH_WINDOWS;
 
 struct Rig {
   Rig() {
@@ -105,17 +104,7 @@ void all_reduce_by_the_drivers(bool pull) {
   std::vector<t3_ep> ep(4);
   for (unsigned g = 0; g < 4; ++g) {
     InnetEndpoint& e = r.f->ep(g);
-    EpWindow w;
-    w.valid = true;
-    w.net_base = 0x100000;
-    w.bytes = bytes;
-    w.src = 0;
-    w.dst = 0x10000;
-    w.merge = 0x20000;
-    w.expect = 4;
-    w.dtype = 2;
-    w.home = g == 0;
-    e.set_window(0, w);
+    e.set_window(0, all_reduce_window(0x100000, bytes, 0, 0x10000, 0x20000, 4, 2, g == 0));
     e.memory().load(0, in[g].data(), bytes);
     ASSERT_EQ(t3_ep_init(&ep[g], r.dev->ep(g), g), T3_OK);
     ASSERT_EQ(t3_ep_probe(&ep[g]), T3_OK) << t3_ep_message(&ep[g]);

@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "common/bits.h"
+#include "common/hex.h"
 #include "cosim_config.h"
 #include "cosim_tlm_port.h"
 #include "cycle_stepper.h"
@@ -37,6 +38,7 @@
 
 namespace {
 
+using t3::hex;
 using t3::tb::Collective;
 using t3::tb::MemPhase;
 
@@ -53,12 +55,6 @@ const char* kUsage =
     "  --n COLS        GEMM output columns, a multiple of 64 x N (default 512)\n";
 
 constexpr t3_windows kWin = T3_MEM_SUBSYSTEM_WINDOWS;
-
-std::string hex(uint64_t v) {
-  char b[24];
-  std::snprintf(b, sizeof b, "0x%llx", static_cast<unsigned long long>(v));
-  return b;
-}
 
 // Descriptors that left, per stage.
 struct StageSent {
