@@ -41,6 +41,24 @@ struct alignas(16) WideN {  // 16: structs holding one are a whole number of vec
     const uint64_t m = ((uint64_t{1} << n) - 1) << (lsb % 64);
     w[lsb / 64] = (w[lsb / 64] & ~m) | ((uint64_t{v} << (lsb % 64)) & m);
   }
+  // n <= 64 bits starting at bit lsb, across a word boundary if need be
+  // (a record packed a field after the other).
+  uint64_t bits(unsigned lsb, unsigned n) const {
+    const unsigned i = lsb / 64, s = lsb % 64;
+    uint64_t v = w[i] >> s;
+    if (s && s + n > 64 && i + 1 < kWords) v |= w[i + 1] << (64 - s);
+    return n >= 64 ? v : v & ((uint64_t{1} << n) - 1);
+  }
+  void set_bits(unsigned lsb, unsigned n, uint64_t v) {
+    const unsigned i = lsb / 64, s = lsb % 64;
+    const uint64_t m = n >= 64 ? ~uint64_t{0} : (uint64_t{1} << n) - 1;
+    v &= m;
+    w[i] = (w[i] & ~(m << s)) | (v << s);
+    if (s && s + n > 64 && i + 1 < kWords) {
+      const uint64_t mh = m >> (64 - s);
+      w[i + 1] = (w[i + 1] & ~mh) | (v >> (64 - s));
+    }
+  }
   // Clears every bit at or above `bits`.
   void truncate(unsigned bits) {
     for (unsigned i = 0; i < kWords; ++i) {

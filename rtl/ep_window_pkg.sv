@@ -1,0 +1,27 @@
+// A translation window's record (hw/ep_window/ep_window.yaml; EpWin and
+// pack_window() in hw/ep_window/ep_window_core.h): the endpoint's engines
+// read the table of rtl/ep_window.sv as WINDOWS of these on tbl_o, window w
+// in bits w*REC_W +: REC_W. Least significant field last here.
+package ep_window_pkg;
+
+  typedef struct packed {
+    logic [31:0] contrib_mask;  // a deterministic home's contributors (a bit a src)
+    logic [31:0] stage;         // a deterministic home's staging area
+    logic [31:0] merge;         // a home's merge area
+    logic [31:0] dst;           // the reduced buffer
+    logic [31:0] src;           // this GPU's contribution
+    logic [31:0] bytes;         // the range's size
+    logic [47:0] net_base;      // the range's network base
+    logic [20:0] count_base;    // its first contribution counter
+    logic [7:0]  expected;        // contributors
+    logic [1:0]  copy;          // 0 a region's, 1 WRITEs added, 2 WRITEs stored
+    logic [1:0]  dtype;         // 0 fp16, 1 bf16, 2 fp32
+    logic        det;           // deterministic home
+    logic        home;          // the region's home
+    logic        valid;
+  } ep_win_t;
+
+  // $bits(ep_win_t), written out: yosys 0.23 takes no $bits of a type.
+  localparam int unsigned REC_W = 276;
+
+endpackage

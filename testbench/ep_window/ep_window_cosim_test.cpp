@@ -1,0 +1,214 @@
+// ep_window co-simulation tests: directed cases for a window's way through
+// the registers and for every cause of a refusal, then constrained-random
+// commands and lookups. Every output of the C++ model is compared with the
+// Verilated RTL in every cycle (the binary fails at the end if any cycle
+// mismatched), and the scoreboard checks the RTL's outputs, the register
+// port's answers and the interrupt included. --engine systemc (default) or
+// --engine direct.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <random>
+
+#include "apb_access.h"
+#include "cosim_config.h"
+#include "ep_window_scoreboard.h"
+#include "ep_window_stimulus.h"
+#include "reg_traffic.h"
+#include "t3/ep_window_regs.h"
+#include "test_cosim.h"
+
+namespace t3::tb {
+namespace {
+
+Cosim<EpWindowBlock>& the_cosim() { return shared_cosim<EpWindowBlock>(); }
+const EpWindowParams& params() { return the_cosim().params(); }
+
+class Bench : public ApbAccess<Bench> {
+  friend class ApbAccess<Bench>;
+
+ public:
+  Bench() : c_(the_cosim()), sb_(params()) {
+    c_.in() = EpWindowInputs{};
+    EXPECT_TRUE(c_.reset(2)) << c_.first_mismatch();
+    c_.in().rst_n = true;
+  }
+  EpWindowInputs& in() { return c_.in(); }
+  const EpWindowOutputs& out() const { return c_.out(); }
+  EpWindowScoreboard& sb() { return sb_; }
+
+  void cycle() {
+    apb_.drive(c_.in().apb, c_.in().rst_n);
+    const EpWindowInputs in = c_.in();
+    EXPECT_TRUE(c_.cycle()) << c_.first_mismatch();
+    if (auto err = sb_.observe(in, c_.out())) ADD_FAILURE() << "cycle " << c_.cycles() - 1 << ": " << *err;
+    if (auto d = apb_.after(in.apb, c_.out().apb)) apb_completed(*d);
+  }
+  void apb_idle_cycle() { cycle(); }
+
+  // Stages w and writes it at idx; returns STATUS.
+  uint32_t write_window(unsigned idx, const EpWin& w) {
+    EXPECT_TRUE(write_reg(T3_EP_WINDOW_A_WIN_IDX, idx));
+    EXPECT_TRUE(write_reg(T3_EP_WINDOW_A_WIN_NET_LO, uint32_t(w.net_base)));
+    EXPECT_TRUE(write_reg(T3_EP_WINDOW_A_WIN_NET_HI, uint32_t(w.net_base >> 32)));
+    EXPECT_TRUE(write_reg(T3_EP_WINDOW_A_WIN_BYTES, w.bytes));
+    EXPECT_TRUE(write_reg(T3_EP_WINDOW_A_WIN_SRC, w.src));
+    EXPECT_TRUE(write_reg(T3_EP_WINDOW_A_WIN_DST, w.dst));
+    EXPECT_TRUE(write_reg(T3_EP_WINDOW_A_WIN_MERGE, w.merge));
+    EXPECT_TRUE(write_reg(T3_EP_WINDOW_A_WIN_STAGE, w.stage));
+    EXPECT_TRUE(write_reg(T3_EP_WINDOW_A_WIN_COUNT_BASE, w.count_base));
+    EXPECT_TRUE(write_reg(T3_EP_WINDOW_A_WIN_CTRL,
+                          uint32_t(w.expected) | uint32_t(w.dtype) << 8 | uint32_t(w.home) << 10 |
+                              uint32_t(w.det) << 11 | uint32_t(w.copy) << 12));
+    EXPECT_TRUE(write_reg(T3_EP_WINDOW_A_WIN_MASK, w.contrib_mask));
+    EXPECT_TRUE(write_reg(T3_EP_WINDOW_A_WIN_CMD, T3_EP_WINDOW_R_WIN_CMD_WRITE_MASK));
+    return read_reg(T3_EP_WINDOW_A_STATUS);
+  }
+
+ private:
+  Cosim<EpWindowBlock>& c_;
+  EpWindowScoreboard sb_;
+  ApbMaster apb_;
+};
+
+// A window every configuration accepts: 4 flits at 0x1000_0000, buffers in
+// the first quarter of memory, counters from 0.
+EpWin good() {
+  const EpWindowParams& p = params();
+  EpWin w;
+  w.bytes = 2 * p.flit_bytes();
+  w.net_base = 0x10000000;
+  w.src = 0;
+  w.dst = 2 * w.bytes;
+  w.merge = 4 * w.bytes;
+  w.expected = 2;
+  w.dtype = 2;
+  return w;
+}
+
+TEST(EpWindowCosim, AWindowWrittenReadBackAndLookedUp) {
+  Bench b;
+  const EpWin w = good();
+  EXPECT_EQ(b.write_window(0, w), 0u);
+  EXPECT_EQ(b.read_reg(T3_EP_WINDOW_A_WIN_VALID), 1u);
+  EXPECT_EQ(b.read_reg(T3_EP_WINDOW_A_WIN_RD_NET_LO), 0x10000000u);
+  EXPECT_EQ(b.read_reg(T3_EP_WINDOW_A_WIN_RD_BYTES), w.bytes);
+  EXPECT_EQ(b.read_reg(T3_EP_WINDOW_A_WIN_RD_CTRL), 2u | 2u << 8 | 1u << 16);
+  b.in().la_addr = w.net_base + params().flit_bytes();
+  b.in().la_len = 1;
+  b.in().lb_addr = w.net_base + params().flit_bytes();
+  b.in().lb_len = 2;  // one flit past the end
+  b.in().lc_ctr = 1;
+  b.cycle();
+  EXPECT_TRUE(b.out().la_hit);
+  EXPECT_EQ(b.out().la_win, 0);
+  EXPECT_FALSE(b.out().lb_hit);
+  EXPECT_TRUE(b.out().lc_hit);
+  EXPECT_EQ(unpack_window(b.out().tbl, 0).src, w.src);
+  // Cleared: gone from the lookups and the valid bits.
+  EXPECT_TRUE(b.write_reg(T3_EP_WINDOW_A_WIN_CMD, T3_EP_WINDOW_R_WIN_CMD_CLEAR_MASK));
+  b.cycle();  // the pulse's cycle: still there
+  EXPECT_TRUE(b.out().la_hit);
+  b.cycle();
+  EXPECT_FALSE(b.out().la_hit);
+  EXPECT_EQ(b.read_reg(T3_EP_WINDOW_A_WIN_VALID), 0u);
+}
+
+TEST(EpWindowCosim, EveryCauseRefusesAndChangesNothing) {
+  Bench b;
+  const EpWindowParams& p = params();
+  const uint32_t fb = p.flit_bytes(), mb = p.mem_bytes;
+  ASSERT_TRUE(b.write_reg(T3_EP_WINDOW_A_INTR_ENABLE, 1));
+  EpWin w0 = good();
+  if (p.windows > 1) {
+    ASSERT_EQ(b.write_window(1, w0), 0u);
+  }
+  struct Case {
+    unsigned cause;
+    void (*edit)(EpWin&, uint32_t fb, uint32_t mb);
+  };
+  const Case cases[] = {
+      {2, [](EpWin& w, uint32_t fb, uint32_t) { w.bytes = fb + 1; }},
+      {3, [](EpWin& w, uint32_t, uint32_t) { w.net_base = (uint64_t{1} << 48) - w.bytes / 2; }},
+      {4, [](EpWin& w, uint32_t, uint32_t mb) { w.src = mb - w.bytes / 2; }},
+      {5, [](EpWin& w, uint32_t, uint32_t) { w.dst = 1; }},
+      {6, [](EpWin& w, uint32_t fb, uint32_t mb) { w.merge = mb + fb; }},
+      {7, [](EpWin& w, uint32_t, uint32_t) { w.count_base = 0x1FFFFF; }},
+      {8, [](EpWin& w, uint32_t, uint32_t) { w.expected = 1; }},
+      {9, [](EpWin& w, uint32_t, uint32_t) { w.dtype = 3; }},
+      {10, [](EpWin& w, uint32_t, uint32_t) { w.home = true; w.merge = w.src; }},
+      {11, [](EpWin& w, uint32_t, uint32_t) { w.copy = 3; }},
+      {12, [](EpWin& w, uint32_t, uint32_t) { w.copy = 1; w.home = true; }},
+      {13, [](EpWin& w, uint32_t, uint32_t) { w.det = true; }},
+      {14, [](EpWin& w, uint32_t, uint32_t) { w.det = w.home = true; w.contrib_mask = 7; }},
+      {15, [](EpWin& w, uint32_t, uint32_t mb) { w.det = w.home = true; w.contrib_mask = 3; w.stage = mb - w.bytes; }},
+      {16, [](EpWin& w, uint32_t, uint32_t) { w.det = w.home = true; w.contrib_mask = 3; w.stage = w.dst; }},
+  };
+  for (const Case& c : cases) {
+    EpWin w = good();
+    c.edit(w, fb, mb);
+    ASSERT_TRUE(b.write_reg(T3_EP_WINDOW_A_INTR_STATE, 1));
+    EXPECT_EQ(b.write_window(0, w) & 0x1F, c.cause) << name(EpWinCause(c.cause));
+    EXPECT_TRUE(b.out().intr) << name(EpWinCause(c.cause));
+    EXPECT_EQ(b.read_reg(T3_EP_WINDOW_A_WIN_VALID), p.windows > 1 ? 2u : 0u);
+  }
+  if (p.windows < 16) {  // WIN_IDX has four bits: 16 windows leave no index to refuse
+    EXPECT_EQ(b.write_window(p.windows, good()) & 0x1F, 1u) << "index";
+  }
+  if (p.windows > 1) {
+    EXPECT_EQ(b.write_window(0, w0), 17u | 1u << 8) << "net_overlap, with window 1";
+    EpWin w = good();
+    w.net_base = 0x20000000;
+    w.count_base = 1;
+    EXPECT_EQ(b.write_window(0, w), 18u | 1u << 8) << "count_overlap, with window 1";
+    w.copy = 1;  // a copy window counts nothing
+    EXPECT_EQ(b.write_window(0, w), 0u);
+    w0.bytes *= 2;  // rewriting window 1 in place: its own range is no overlap
+    EXPECT_EQ(b.write_window(1, w0), 0u);
+  }
+}
+
+TEST(EpWindowCosim, ConstrainedRandom) {
+  const RunOptions& opt = test_options();
+  const uint64_t cycles = opt.cycles ? opt.cycles : T3_RANDOM_CYCLES;
+  std::mt19937_64 rng(opt.seed);
+  Cosim<EpWindowBlock>& c = the_cosim();
+  c.in() = EpWindowInputs{};
+  EXPECT_TRUE(c.reset(2)) << c.first_mismatch();
+  EpWindowScoreboard sb(params());
+  EpWindowStimulus stim(params(), rng());
+  RegTraffic<EpWindowRegMap> regs(rng(), 0.01);
+  for (uint64_t n = 0; n < cycles && !testing::Test::HasFailure(); ++n) {
+    stim.drive(c.in());
+    regs.maybe_queue(stim.apb(), sb.regs());
+    const EpWindowInputs in = c.in();
+    EXPECT_TRUE(c.cycle()) << c.first_mismatch();
+    if (auto err = sb.observe(in, c.out())) ADD_FAILURE() << "cycle " << n << ": " << *err;
+    stim.after(in, c.out());
+  }
+  std::printf("random: %llu cycles (seed %llu), %llu commands: %llu written, %llu cleared; refused:",
+              (unsigned long long)cycles, (unsigned long long)opt.seed, (unsigned long long)stim.commands(),
+              (unsigned long long)sb.written(), (unsigned long long)sb.cleared());
+  for (unsigned k = 1; k < kEpWinCauses; ++k)
+    std::printf(" %s %llu", name(EpWinCause(k)), (unsigned long long)sb.refused(k));
+  std::printf("; %llu address hits, %llu counter hits, %llu register reads, %llu writes\n",
+              (unsigned long long)sb.hits(), (unsigned long long)sb.counter_hits(),
+              (unsigned long long)sb.regs().counts().reads, (unsigned long long)sb.regs().counts().writes);
+  EXPECT_EQ(c.failures(), 0u) << c.first_failure();
+  if (cycles >= 100000) {
+    EXPECT_GT(sb.written(), cycles / 2000) << "too few windows written to mean anything";
+    EXPECT_GT(sb.hits(), cycles / 20);
+    EXPECT_GT(sb.counter_hits(), cycles / 50);
+    // Every cause the configuration can give (an index past 15 cannot be
+    // written; one window overlaps no other).
+    for (unsigned k = 1; k < kEpWinCauses; ++k) {
+      const bool possible = !(k == 1 && params().windows == 16) && !(k >= 17 && params().windows == 1);
+      if (possible) {
+        EXPECT_GT(sb.refused(k), 0u) << "no command refused for " << name(EpWinCause(k));
+      }
+    }
+  }
+}
+
+}  // namespace
+}  // namespace t3::tb

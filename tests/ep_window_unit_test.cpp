@@ -1,0 +1,126 @@
+// ep_window core and block unit tests: the cycle table of
+// docs/blocks/ep_window.md, the record's layout, the rules' messages, the
+// parameter checks.
+#include <gtest/gtest.h>
+
+#include <stdexcept>
+#include <string>
+
+#include "ep_window/ep_window.h"
+#include "t3/ep_window_regs.h"
+
+namespace t3 {
+namespace {
+
+EpWin good() {
+  EpWin w;
+  w.net_base = 0x4000;
+  w.bytes = 64;
+  w.src = 0;
+  w.dst = 64;
+  w.merge = 128;
+  w.expected = 4;
+  w.dtype = 2;
+  w.count_base = 8;
+  return w;
+}
+
+// The page's cycle table: a write of WIN_CMD.WRITE in cycle 0's access
+// phase pulses cmd_write in cycle 1; the window is in the table (tbl_o, the
+// lookups, STATUS) from cycle 2.
+TEST(EpWindowBlock, CycleTableOfAWindowCommand) {
+  EpWindow b{EpWindowParams{}};
+  EpWindowInputs in;
+  EpWindowOutputs o;
+  in.rst_n = false;
+  b.step(in, o);
+  in.rst_n = true;
+  auto write = [&](uint32_t a, uint32_t d) {  // setup, then access
+    in.apb = ApbRequest{};
+    in.apb.psel = true;
+    in.apb.pwrite = true;
+    in.apb.paddr = a;
+    in.apb.pwdata = d;
+    in.apb.pstrb = 0xF;
+    b.step(in, o);
+    in.apb.penable = true;
+    b.step(in, o);
+    EXPECT_FALSE(o.apb.pslverr) << std::hex << a;
+    in.apb = ApbRequest{};
+  };
+  const EpWin w = good();
+  write(T3_EP_WINDOW_A_WIN_NET_LO, uint32_t(w.net_base));
+  write(T3_EP_WINDOW_A_WIN_BYTES, w.bytes);
+  write(T3_EP_WINDOW_A_WIN_DST, w.dst);
+  write(T3_EP_WINDOW_A_WIN_MERGE, w.merge);
+  write(T3_EP_WINDOW_A_WIN_COUNT_BASE, w.count_base);
+  write(T3_EP_WINDOW_A_WIN_CTRL, 4 | 2 << 8);
+  in.la_addr = w.net_base;
+  in.la_len = 4;
+  write(T3_EP_WINDOW_A_WIN_CMD, T3_EP_WINDOW_R_WIN_CMD_WRITE_MASK);  // cycle 0: the access phase
+  EXPECT_FALSE(o.la_hit);
+  b.step(in, o);  // cycle 1: the pulse
+  EXPECT_FALSE(o.la_hit) << "the window is written at the end of the pulse's cycle";
+  b.step(in, o);  // cycle 2
+  EXPECT_TRUE(o.la_hit);
+  EXPECT_EQ(unpack_window(o.tbl, 0), [&] {
+    EpWin v = w;
+    v.valid = true;
+    return v;
+  }());
+  in.apb = ApbRequest{};  // STATUS read: setup, then access
+  in.apb.psel = true;
+  in.apb.paddr = T3_EP_WINDOW_A_STATUS;
+  b.step(in, o);
+  in.apb.penable = true;
+  b.step(in, o);
+  EXPECT_EQ(o.apb.prdata, 0u);
+  EXPECT_FALSE(o.apb.pslverr);
+}
+
+TEST(EpWindowCore, TheRecordRoundTripsAtEveryFieldsEdges) {
+  EpWinTable t;
+  EpWin a;
+  a.valid = a.home = a.det = true;
+  a.dtype = 3;
+  a.copy = 3;
+  a.expected = 255;
+  a.count_base = 0x1FFFFF;
+  a.net_base = 0xFFFFFFFFFFFF;
+  a.bytes = a.src = a.dst = a.merge = a.stage = a.contrib_mask = 0xFFFFFFFF;
+  EpWin b = good();
+  for (unsigned i = 0; i < 16; ++i) pack_window(t, i, i % 2 ? a : b);
+  for (unsigned i = 0; i < 16; ++i) EXPECT_EQ(unpack_window(t, i), i % 2 ? a : b) << i;
+  EXPECT_EQ(t.bits(16 * kEpWinRecBits, 64), 0u) << "nothing past the last record";
+}
+
+TEST(EpWindowCore, EveryRefusalNamesItsFieldAndRange) {
+  const EpWindowParams p;
+  EpWin tbl[16] = {};
+  tbl[1] = good();
+  tbl[1].valid = true;
+  EpWin w = good();
+  EXPECT_EQ(check_window(p, tbl, 0, w).cause, EpWinCause::net_overlap);
+  EXPECT_EQ(check_window(p, tbl, 0, w).with, 1u);
+  EXPECT_NE(describe(p, check_window(p, tbl, 0, w), 0, w).find("overlaps window 1"), std::string::npos);
+  EXPECT_EQ(check_window(p, tbl, 1, w).cause, EpWinCause::none) << "in place: no overlap with itself";
+  w.src = uint32_t(p.mem_bytes) - 32;
+  const std::string s = describe(p, check_window(p, tbl, 2, w), 2, w);
+  EXPECT_NE(s.find("src = 0xfffe0"), std::string::npos) << s;
+  EXPECT_NE(s.find("(MEM_BYTES)"), std::string::npos) << s;
+  for (unsigned c = 0; c < kEpWinCauses; ++c) EXPECT_STRNE(name(EpWinCause(c)), "?");
+}
+
+TEST(EpWindowCore, ParametersOutOfRangeAreNamed) {
+  EpWindowParams p;
+  p.windows = 17;
+  try {
+    EpWindowCore c(p);
+    FAIL() << "accepted WINDOWS = 17";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("WINDOWS"), std::string::npos) << e.what();
+  }
+}
+
+}  // namespace
+}  // namespace t3
