@@ -597,13 +597,13 @@ TEST(InnetEndpointHome, TheSweepWaitsForALinesLastData) {
   p.home_q = 1;
   p.count_depth = 64;
   HomeRig r(p);
-  EpWindow w;
+  EpWin w;
   w.valid = true;
   w.net_base = 0x10000;
   w.bytes = 64 * 16;
   w.dst = 0x1000;
   w.merge = 0x2000;
-  w.expect = 2;
+  w.expected = 2;
   w.dtype = 2;
   w.home = true;
   r.e.set_window(0, w);
@@ -631,16 +631,16 @@ TEST(InnetEndpointHome, TheSweepWaitsForALinesLastData) {
 // review: they did.
 TEST(InnetEndpointHome, OneWindowsReadsNeverReachAnothersDst) {
   HomeRig r(InnetEndpointParams{});
-  EpWindow w0;
+  EpWin w0;
   w0.valid = true;
   w0.net_base = 0x10000;
   w0.bytes = 0x400;
   w0.dst = w0.merge = 0x1000;
   w0.src = 0;
-  w0.expect = 2;
+  w0.expected = 2;
   w0.dtype = 2;
   w0.home = true;
-  EpWindow w1 = w0;
+  EpWin w1 = w0;
   w1.net_base = 0x20000;
   w1.src = 0x2000;
   w1.dst = 0x3000;
@@ -665,13 +665,13 @@ TEST(InnetEndpointHome, OneWindowsReadsNeverReachAnothersDst) {
 // around it merged as if it were not there.
 TEST(InnetEndpointHome, MalformedPacketsAreDroppedWholeAndNamed) {
   HomeRig r(InnetEndpointParams{});
-  EpWindow w;
+  EpWin w;
   w.valid = true;
   w.net_base = 0x10000;
   w.bytes = 0x400;
   w.dst = 0x1000;
   w.merge = 0x2000;
-  w.expect = 2;
+  w.expected = 2;
   w.dtype = 2;
   w.home = true;
   r.e.set_window(0, w);
@@ -695,7 +695,7 @@ TEST(InnetEndpointHome, MalformedPacketsAreDroppedWholeAndNamed) {
   for (int c = 0; c < 100; ++c) r.step(false, true);
   EXPECT_EQ(r.e.last_error(), EpError::not_home);
   // A response into a copy window (which takes WRITEs only).
-  w.copy = EpWindow::kCopyAdd;
+  w.copy = EpWin::kCopyAdd;
   r.e.set_window(0, w);
   r.partial(0x10000, 1, 1.0f);
   for (int c = 0; c < 100; ++c) r.step(false, true);
@@ -762,7 +762,7 @@ TEST(InnetEndpointWindow, RefusedWindowsNameTheFieldAndChangeNothing) {
   InnetEndpointParams p;
   p.mem_bytes = 1 << 16;
   InnetEndpoint e(p);
-  auto msg = [&](unsigned i, const EpWindow& w) {
+  auto msg = [&](unsigned i, const EpWin& w) {
     try {
       e.set_window(i, w);
     } catch (const std::invalid_argument& x) {
@@ -770,18 +770,18 @@ TEST(InnetEndpointWindow, RefusedWindowsNameTheFieldAndChangeNothing) {
     }
     return std::string("no error");
   };
-  EpWindow w;
+  EpWin w;
   w.valid = true;
   w.net_base = 0x10000;
   w.bytes = 0x1000;
   w.src = 0;
   w.dst = 0x1000;
   w.merge = 0x2000;
-  w.expect = 4;
+  w.expected = 4;
   w.home = true;
   EXPECT_EQ(msg(0, w), "no error");
   EXPECT_NE(msg(4, w).find("index is out of range: 0..3 (WINDOWS)"), std::string::npos);
-  EpWindow b = w;
+  EpWin b = w;
   b.bytes = 24;
   EXPECT_NE(msg(1, b).find("bytes = 24: a positive multiple of 16"), std::string::npos) << msg(1, b);
   b = w;
@@ -792,8 +792,8 @@ TEST(InnetEndpointWindow, RefusedWindowsNameTheFieldAndChangeNothing) {
   EXPECT_NE(msg(1, b).find("dst = 0xf800"), std::string::npos) << msg(1, b);
   EXPECT_NE(msg(1, b).find("(MEM_BYTES)"), std::string::npos) << msg(1, b);
   b = w;
-  b.expect = 1;
-  EXPECT_NE(msg(1, b).find("expect = 1: 2..255"), std::string::npos) << msg(1, b);
+  b.expected = 1;
+  EXPECT_NE(msg(1, b).find("expected = 1: 2..255"), std::string::npos) << msg(1, b);
   b = w;  // window 0 holds this network range
   EXPECT_NE(msg(1, b).find("overlaps window 0"), std::string::npos) << msg(1, b);
   b.net_base = 0x20000;
@@ -805,7 +805,7 @@ TEST(InnetEndpointWindow, RefusedWindowsNameTheFieldAndChangeNothing) {
   b.det = true;
   b.stage = 0x4000;
   b.contrib_mask = 0x7;  // three bits for four contributors
-  EXPECT_NE(msg(1, b).find("contrib_mask = 0x7: one bit per contributor, expect (4)"), std::string::npos) << msg(1, b);
+  EXPECT_NE(msg(1, b).find("contrib_mask = 0x7: one bit per contributor, expected (4)"), std::string::npos) << msg(1, b);
   b.contrib_mask = 0xF;
   b.stage = 0xD000;  // 4 x 0x1000 past 64 KiB
   EXPECT_NE(msg(1, b).find("stage = 0xd000"), std::string::npos) << msg(1, b);

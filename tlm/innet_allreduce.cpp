@@ -30,16 +30,16 @@ Layout layout(const AllReduceSpec& s) {
 bool overlap(uint64_t a, uint64_t b, uint64_t n) { return a < b + n && b < a + n; }
 }  // namespace
 
-EpWindow all_reduce_window(uint64_t net_base, uint64_t bytes, uint64_t src, uint64_t dst, uint64_t merge,
+EpWin all_reduce_window(uint64_t net_base, uint64_t bytes, uint64_t src, uint64_t dst, uint64_t merge,
                            unsigned expect, uint8_t dtype, bool home) {
-  EpWindow w;
+  EpWin w;
   w.valid = true;
   w.net_base = net_base;
   w.bytes = bytes;
   w.src = src;
   w.dst = dst;
   w.merge = merge;
-  w.expect = uint8_t(expect);
+  w.expected = uint8_t(expect);
   w.dtype = dtype;
   w.home = home;
   return w;
@@ -133,7 +133,7 @@ AllReduceReport run_all_reduce(InnetFabric& f, const AllReduceSpec& s, const std
   // limits, its buffer.
   for (unsigned g = 0; g < c.gpus; ++g) {
     InnetEndpoint& e = f.ep(g);
-    EpWindow w = all_reduce_window(s.net_base, s.bytes, l.src, l.dst, l.merge, c.gpus, s.dtype, g == s.home);
+    EpWin w = all_reduce_window(s.net_base, s.bytes, l.src, l.dst, l.merge, c.gpus, s.dtype, g == s.home);
     w.det = s.deterministic && w.home;
     w.stage = l.stage;
     w.contrib_mask = uint32_t(low_mask(c.gpus));

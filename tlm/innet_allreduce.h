@@ -21,7 +21,7 @@ struct AllReduceSpec {
   bool pull = false;          // push mode (PUSH, reduced in the switch) or pull mode (PULL, PULL_RSPs reduced)
   // Push mode with bit-identical results whatever the arrival order: the
   // switch forwards every PUSH to the home, which adds them in GPU order
-  // (EpWindow::det; its cost: docs/innet_fabric.md).
+  // (EpWin::det; its cost: docs/innet_fabric.md).
   bool deterministic = false;
   uint64_t bytes = 4096;      // each GPU's buffer; a multiple of the flit's bytes
   unsigned home = 0;          // the region's home GPU (it merges PARTIALs)
@@ -59,7 +59,7 @@ inline uint64_t region_size(uint64_t bytes) { return uint64_t{1} << clog2(bytes)
 
 // A GPU's translation window for an all-reduce over [net_base, +bytes): its
 // buffers, the region's contributors and type, whether it is the home.
-EpWindow all_reduce_window(uint64_t net_base, uint64_t bytes, uint64_t src, uint64_t dst, uint64_t merge,
+EpWin all_reduce_window(uint64_t net_base, uint64_t bytes, uint64_t src, uint64_t dst, uint64_t merge,
                            unsigned expect, uint8_t dtype, bool home);
 
 // Runs the all-reduce on `in` (a buffer per GPU, spec.bytes each) and gives

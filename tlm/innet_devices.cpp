@@ -1,8 +1,10 @@
 #include "innet_devices.h"
 
 #include "dma_credit/dma_credit_regs.h"
+#include "ep_window/ep_window_regs.h"
 #include "mcr_table/mcr_table_regs.h"
 #include "reduction_table/reduction_table_regs.h"
+#include "t3/innet.h"
 #include "t3/innet_switch_map.h"
 
 namespace t3 {
@@ -13,7 +15,8 @@ InnetDevices::InnetDevices(InnetFabric& f)
                  {"reduction_table", T3_INNET_SWITCH_REDUCTION_TABLE_BASE, ReductionTableRegMap::kInfo,
                   ReductionTableRegMap::kCount},
                  {"mcr_out", T3_INNET_SWITCH_MCR_OUT_BASE, McrTableRegMap::kInfo, McrTableRegMap::kCount}}),
-      ep_names_({{"dma_credit", 0, DmaCreditRegMap::kInfo, DmaCreditRegMap::kCount}}) {
+      ep_names_({{"dma_credit", 0, DmaCreditRegMap::kInfo, DmaCreditRegMap::kCount},
+                 {"ep_window", T3_EP_WINDOW_PAGE, EpWindowRegMap::kInfo, EpWindowRegMap::kCount}}) {
   for (unsigned s = 0; s < f.switches(); ++s) dev_.push_back(Dev{t3_device{}, this, -1, s});
   for (unsigned g = 0; g < f.config().gpus; ++g) dev_.push_back(Dev{t3_device{}, this, int(g), 0});
   for (Dev& d : dev_) {

@@ -33,19 +33,19 @@ RingReport run_ring_all_reduce(InnetFabric& f, const RingSpec& s, const std::vec
   const uint64_t cf = cb / fb;                // its flits
   for (unsigned g = 0; g < n; ++g) {
     InnetEndpoint& e = f.ep(g);
-    EpWindow w;
+    EpWin w;
     w.valid = true;
     w.bytes = s.bytes;
     w.dtype = s.dtype;
-    w.expect = 2;  // unused by a copy window; a window's range check wants it
+    w.expected = 2;  // unused by a copy window; a window's range check wants it
     w.dst = 0;
     w.net_base = kRsNet;
-    w.copy = EpWindow::kCopyAdd;
+    w.copy = EpWin::kCopyAdd;
     e.set_window(0, w);
     w.net_base = kAgNet;
-    w.copy = EpWindow::kCopyStore;
+    w.copy = EpWin::kCopyStore;
     e.set_window(1, w);
-    for (unsigned i = 2; i < c.ep.windows; ++i) e.set_window(i, EpWindow{});
+    for (unsigned i = 2; i < c.ep.windows; ++i) e.set_window(i, EpWin{});
     e.memory().load(0, in[g].data(), s.bytes);
   }
   // Per GPU: the step it is in (0..N-2 reduce-scatter, N-1..2N-3

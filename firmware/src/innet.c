@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "t3/dma_credit_regs.h"
+#include "t3/ep_window_regs.h"
 #include "t3/mcr_table_regs.h"
 #include "t3/reduction_table_regs.h"
 
@@ -78,11 +79,22 @@ int t3_fm_probe(t3_fabric *f) {
  * write (its pulse, the command's decision, the table's edge:
  * docs/blocks/mcr_table.md, "Region commands"); the command's STATUS read
  * waits for it: 20 ns, or where the device cannot wait, two reads. */
+/* A command register's answer is in STATUS a cycle or two after the write
+ * (docs/blocks/mcr_table.md, docs/blocks/ep_window.md): on a host that keeps
+ * time, 20 ns; on one that does not, two reads of it first. The last read's
+ * error is the one reported. */
+static void settle(t3_device *d, uint32_t status_addr) {
+  uint32_t v;
+  if (d->wait_ns) {
+    d->wait_ns(d, 20);
+    return;
+  }
+  (void)d->read32(d, status_addr, &v);
+  (void)d->read32(d, status_addr, &v);
+}
+
 static int fm_cmd_status(t3_fabric *f, uint32_t sw, uint32_t win, uint32_t *st) {
-  int rc;
-  if (f->sw[sw]->wait_ns) f->sw[sw]->wait_ns(f->sw[sw], 20);
-  else if ((rc = fm_rd(f, sw, win, T3_MCR_TABLE_A_STATUS, st)) || (rc = fm_rd(f, sw, win, T3_MCR_TABLE_A_STATUS, st)))
-    return rc;
+  settle(f->sw[sw], win + T3_MCR_TABLE_A_STATUS);
   return fm_rd(f, sw, win, T3_MCR_TABLE_A_STATUS, st);
 }
 
@@ -286,6 +298,17 @@ int t3_ep_probe(t3_ep *e) {
   if (e->hw.flit_w < 128 || e->hw.len_w == 0 || e->hw.len_w > 24)
     return EP_FAIL(T3_E_ARG, "gpu %u: PARAM_* read FLIT_W %u, LEN_W %u: not a DMA credit controller this driver knows",
                    e->gpu, e->hw.flit_w, e->hw.len_w);
+  if ((rc = ep_rd(e, T3_EP_WINDOW_PAGE + T3_EP_WINDOW_A_PARAM_A, &a)) ||
+      (rc = ep_rd(e, T3_EP_WINDOW_PAGE + T3_EP_WINDOW_A_PARAM_B, &b)) ||
+      (rc = ep_rd(e, T3_EP_WINDOW_PAGE + T3_EP_WINDOW_A_PARAM_C, &c)))
+    return rc;
+  e->hw.windows = FIELD(EP_WINDOW_R, PARAM_A_WINDOWS, a);
+  e->hw.count_depth = FIELD(EP_WINDOW_R, PARAM_B_COUNT_DEPTH, b);
+  e->hw.mem_bytes = FIELD(EP_WINDOW_R, PARAM_C_MEM_BYTES, c);
+  if (e->hw.windows == 0 || e->hw.windows > T3_EP_MAX_WINDOWS || FIELD(EP_WINDOW_R, PARAM_A_FLIT_W, a) != e->hw.flit_w)
+    return EP_FAIL(T3_E_ARG, "gpu %u: page 1 PARAM_* read WINDOWS %u, FLIT_W %u (the DMA credit controller's %u): "
+                   "not the translation windows this driver knows", e->gpu, e->hw.windows,
+                   (unsigned)FIELD(EP_WINDOW_R, PARAM_A_FLIT_W, a), e->hw.flit_w);
   e->probed = 1;
   return T3_OK;
 }
@@ -298,6 +321,130 @@ int t3_ep_configure(t3_ep *e, uint32_t inj_limit, uint32_t timeout_cycles) {
                    (1u << e->hw.timeout_w) - 1, e->hw.timeout_w);
   if ((rc = ep_wr(e, T3_DMA_CREDIT_A_INJ_LIMIT, inj_limit)) || (rc = ep_wr(e, T3_DMA_CREDIT_A_TIMEOUT, timeout_cycles)))
     return rc;
+  return T3_OK;
+}
+
+static int span_overlap(uint64_t a, uint64_t an, uint64_t b, uint64_t bn) { return a < b + bn && b < a + an; }
+
+static const char *const ep_causes[] = {"none", "INDEX", "BYTES", "NET_BASE", "SRC", "DST", "MERGE",
+                                        "COUNT_BASE", "EXPECTED", "DTYPE", "MERGE_SRC", "COPY", "COPY_HOME",
+                                        "DET_HOME", "MASK", "STAGE", "STAGE_OVERLAP", "NET_OVERLAP",
+                                        "COUNT_OVERLAP"};
+
+/* A buffer of the window: flit-aligned, inside local memory. */
+static int ep_buf(t3_ep *e, uint32_t idx, const char *name, uint64_t a, uint64_t bytes) {
+  const uint64_t fb = e->hw.flit_w / 8, mb = e->hw.mem_bytes;
+  if (a % fb || a > mb || bytes > mb - a)
+    return EP_FAIL(T3_E_ARG, "window %u: %s = 0x%llx; allowed: a multiple of %llu with %s + bytes <= 0x%llx (MEM_BYTES)",
+                   idx, name, (unsigned long long)a, (unsigned long long)fb, name, (unsigned long long)mb);
+  return T3_OK;
+}
+
+static int ep_check_window(t3_ep *e, uint32_t idx, const t3_ep_window *w) {
+  const uint64_t fb = e->hw.flit_w / 8, n = w->bytes, lines = w->copy ? 0 : n / fb;
+  const uint64_t staged = (uint64_t)w->expected * n;
+  uint32_t j, ones = 0;
+  int rc;
+  if (idx >= e->hw.windows)
+    return EP_FAIL(T3_E_ARG, "window index %u is out of range; allowed: 0..%u (WINDOWS)", idx, e->hw.windows - 1);
+  if (n == 0 || n % fb)
+    return EP_FAIL(T3_E_ARG, "window %u: bytes = %llu; allowed: a positive multiple of %llu", idx,
+                   (unsigned long long)n, (unsigned long long)fb);
+  if (w->net_base % fb || w->net_base > (1ull << 48) - n)
+    return EP_FAIL(T3_E_ARG, "window %u: net_base = 0x%llx; allowed: a multiple of %llu with net_base + bytes <= 2^48",
+                   idx, (unsigned long long)w->net_base, (unsigned long long)fb);
+  if ((rc = ep_buf(e, idx, "src", w->src, n)) || (rc = ep_buf(e, idx, "dst", w->dst, n)) ||
+      (rc = ep_buf(e, idx, "merge", w->merge, n)))
+    return rc;
+  if (w->count_base > e->hw.count_depth || lines > e->hw.count_depth - w->count_base)
+    return EP_FAIL(T3_E_ARG, "window %u: count_base = %u; allowed: count_base + %llu lines <= %u (COUNT_DEPTH)", idx,
+                   w->count_base, (unsigned long long)lines, e->hw.count_depth);
+  if (w->expected < 2 || w->expected > 255)
+    return EP_FAIL(T3_E_ARG, "window %u: expected = %u is out of range; allowed: 2..255", idx, w->expected);
+  if (w->dtype > 2)
+    return EP_FAIL(T3_E_ARG, "window %u: dtype = %u is out of range; allowed: 0..2 (fp16, bf16, fp32)", idx, w->dtype);
+  if (w->home > 1 || w->det > 1)
+    return EP_FAIL(T3_E_ARG, "window %u: home = %u, det = %u; allowed: 0 or 1 each", idx, w->home, w->det);
+  if (w->home && span_overlap(w->merge, n, w->src, n))
+    return EP_FAIL(T3_E_ARG, "window %u: merge = 0x%x overlaps src 0x%x; allowed: a home merges outside its contribution",
+                   idx, w->merge, w->src);
+  if (w->copy > 2)
+    return EP_FAIL(T3_E_ARG, "window %u: copy = %u; allowed: 0 (a region), 1 (WRITEs added), 2 (WRITEs stored)", idx,
+                   w->copy);
+  if (w->copy && (w->home || w->det))
+    return EP_FAIL(T3_E_ARG, "window %u: copy = %u with home or det; allowed: a copy window is no region's home", idx,
+                   w->copy);
+  if (w->det && !w->home) return EP_FAIL(T3_E_ARG, "window %u: det = 1 without home; allowed: only a home", idx);
+  for (j = 0; j < 32; j++) ones += (w->contrib_mask >> j) & 1u;
+  if (w->det && ones != w->expected)
+    return EP_FAIL(T3_E_ARG, "window %u: contrib_mask = 0x%x has %u bits; allowed: expected (%u) bits", idx,
+                   w->contrib_mask, ones, w->expected);
+  if (w->det && (w->stage % fb || w->stage > e->hw.mem_bytes || staged > e->hw.mem_bytes - w->stage))
+    return EP_FAIL(T3_E_ARG, "window %u: stage = 0x%x; allowed: a multiple of %llu with stage + expected x bytes <= 0x%x "
+                   "(MEM_BYTES)", idx, w->stage, (unsigned long long)fb, e->hw.mem_bytes);
+  if (w->det && (span_overlap(w->stage, staged, w->src, n) || span_overlap(w->stage, staged, w->dst, n) ||
+                 span_overlap(w->stage, staged, w->merge, n)))
+    return EP_FAIL(T3_E_ARG, "window %u: stage = 0x%x overlaps src, dst or merge; allowed: a staging area of its own",
+                   idx, w->stage);
+  for (j = 0; j < e->hw.windows; j++) {
+    const t3_ep_window *o = &e->win[j];
+    if (j == idx || !(e->win_valid >> j & 1u)) continue;
+    if (span_overlap(w->net_base, n, o->net_base, o->bytes))
+      return EP_FAIL(T3_E_ARG, "window %u: net_base = 0x%llx: the range overlaps window %u's", idx,
+                     (unsigned long long)w->net_base, j);
+    if (!w->copy && !o->copy && span_overlap(w->count_base, lines, o->count_base, o->bytes / fb))
+      return EP_FAIL(T3_E_ARG, "window %u: count_base = %u: the counters overlap window %u's", idx, w->count_base, j);
+  }
+  return T3_OK;
+}
+
+static int ep_window_cmd(t3_ep *e, uint32_t idx, uint32_t cmd) {
+  uint32_t st;
+  int rc;
+  if ((rc = ep_wr(e, T3_EP_WINDOW_PAGE + T3_EP_WINDOW_A_WIN_CMD, cmd))) return rc;
+  settle(e->dev, T3_EP_WINDOW_PAGE + T3_EP_WINDOW_A_STATUS);
+  if ((rc = ep_rd(e, T3_EP_WINDOW_PAGE + T3_EP_WINDOW_A_STATUS, &st))) return rc;
+  st = FIELD(EP_WINDOW_R, STATUS_CAUSE, st);
+  if (st)
+    return EP_FAIL(T3_E_REFUSED, "gpu %u: window %u refused by the endpoint: STATUS.CAUSE %u (%s)", e->gpu, idx, st,
+                   st < sizeof ep_causes / sizeof ep_causes[0] ? ep_causes[st] : "?");
+  return T3_OK;
+}
+
+int t3_ep_set_window(t3_ep *e, uint32_t idx, const t3_ep_window *w) {
+  const uint32_t p = T3_EP_WINDOW_PAGE;
+  int rc;
+  if (!e->probed) return EP_FAIL(T3_E_NOT_PROBED, "t3_ep_set_window before t3_ep_probe");
+  if (!w) return EP_FAIL(T3_E_ARG, "w: no window");
+  if ((rc = ep_check_window(e, idx, w))) return rc;
+  if ((rc = ep_wr(e, p + T3_EP_WINDOW_A_WIN_IDX, idx)) ||
+      (rc = ep_wr(e, p + T3_EP_WINDOW_A_WIN_NET_LO, (uint32_t)w->net_base)) ||
+      (rc = ep_wr(e, p + T3_EP_WINDOW_A_WIN_NET_HI, (uint32_t)(w->net_base >> 32))) ||
+      (rc = ep_wr(e, p + T3_EP_WINDOW_A_WIN_BYTES, w->bytes)) || (rc = ep_wr(e, p + T3_EP_WINDOW_A_WIN_SRC, w->src)) ||
+      (rc = ep_wr(e, p + T3_EP_WINDOW_A_WIN_DST, w->dst)) || (rc = ep_wr(e, p + T3_EP_WINDOW_A_WIN_MERGE, w->merge)) ||
+      (rc = ep_wr(e, p + T3_EP_WINDOW_A_WIN_STAGE, w->stage)) ||
+      (rc = ep_wr(e, p + T3_EP_WINDOW_A_WIN_COUNT_BASE, w->count_base)) ||
+      (rc = ep_wr(e, p + T3_EP_WINDOW_A_WIN_CTRL,
+                  w->expected << T3_EP_WINDOW_R_WIN_CTRL_EXPECTED_SHIFT | w->dtype << T3_EP_WINDOW_R_WIN_CTRL_DTYPE_SHIFT |
+                      w->home << T3_EP_WINDOW_R_WIN_CTRL_HOME_SHIFT | w->det << T3_EP_WINDOW_R_WIN_CTRL_DET_SHIFT |
+                      w->copy << T3_EP_WINDOW_R_WIN_CTRL_COPY_SHIFT)) ||
+      (rc = ep_wr(e, p + T3_EP_WINDOW_A_WIN_MASK, w->contrib_mask)) ||
+      (rc = ep_window_cmd(e, idx, T3_EP_WINDOW_R_WIN_CMD_WRITE_MASK)))
+    return rc;
+  e->win[idx] = *w;
+  e->win_valid |= 1u << idx;
+  return T3_OK;
+}
+
+int t3_ep_clear_window(t3_ep *e, uint32_t idx) {
+  int rc;
+  if (!e->probed) return EP_FAIL(T3_E_NOT_PROBED, "t3_ep_clear_window before t3_ep_probe");
+  if (idx >= e->hw.windows)
+    return EP_FAIL(T3_E_ARG, "window index %u is out of range; allowed: 0..%u (WINDOWS)", idx, e->hw.windows - 1);
+  if ((rc = ep_wr(e, T3_EP_WINDOW_PAGE + T3_EP_WINDOW_A_WIN_IDX, idx)) ||
+      (rc = ep_window_cmd(e, idx, T3_EP_WINDOW_R_WIN_CMD_CLEAR_MASK)))
+    return rc;
+  e->win_valid &= ~(1u << idx);
   return T3_OK;
 }
 

@@ -6,6 +6,7 @@
 
 #include "common/compose.h"
 #include "common/hex.h"
+#include "t3/ep_window_regs.h"
 
 namespace t3 {
 
@@ -33,9 +34,27 @@ DmaCreditParams InnetEndpointParams::dma_credit() const {
   return d;
 }
 
+EpWindowParams InnetEndpointParams::ep_window() const {
+  EpWindowParams w;
+  w.windows = windows;
+  w.flit_w = flit_w;
+  w.count_depth = count_depth;
+  w.mem_bytes = mem_bytes;
+  return w;
+}
+
+EpTxParams InnetEndpointParams::ep_tx() const {
+  EpTxParams t;
+  t.flit_w = flit_w;
+  t.max_len = max_len;
+  return t;
+}
+
 void InnetEndpointParams::validate() const {
   validate_param_ranges(*this, "innet_endpoint");
   dma_credit().validate();
+  ep_window().validate();
+  ep_tx().validate();
 }
 
 namespace {
@@ -44,11 +63,6 @@ const InnetEndpointParams& checked(const InnetEndpointParams& p) {
   return p;
 }
 
-[[noreturn]] void window_error(unsigned i, const std::string& field, const std::string& what) {
-  throw std::invalid_argument("innet_endpoint window " + std::to_string(i) + ": " + field + " " + what);
-}
-
-bool overlap(uint64_t a, uint64_t an, uint64_t b, uint64_t bn) { return a < b + bn && b < a + an; }
 }  // namespace
 
 uint64_t InnetEndpoint::SlotQueue::push(const Wide& f, bool ready) {
@@ -65,81 +79,74 @@ void InnetEndpoint::SlotQueue::fill(uint64_t seq, const Wide& f) {
 InnetEndpoint::InnetEndpoint(const InnetEndpointParams& params)
     : p_(checked(params)),
       dc_(p_.dma_credit()),
+      wp_(p_.ep_window()),
+      wb_(wp_),
       mem_(p_.mem_bytes, p_.flit_w),
-      win_(p_.windows),
       count_(p_.count_depth, 0),
       clen_(p_.count_depth, 0),
       ctr_(p_.ctrs),
+      tx_(p_.ep_tx()),
       win_rx_(p_.windows, 0) {
   // Two packets in each queue: one leaving while the next is read.
-  txq_.cap = rspq_.cap = rx_cap_ = 2 * (1 + p_.max_len);
+  rspq_.cap = rx_cap_ = 2 * (1 + p_.max_len);
 }
 
-void InnetEndpoint::set_window(unsigned i, const EpWindow& w) {
-  if (i >= p_.windows)
-    window_error(i, "index", "is out of range: 0.." + std::to_string(p_.windows - 1) + " (WINDOWS)");
+void InnetEndpoint::set_window(unsigned i, const EpWin& w) {
+  const EpWindowParams wp = wp_;
   if (w.valid) {
-    const uint64_t fb = p_.flit_bytes(), mb = p_.mem_bytes;
-    if (w.bytes == 0 || w.bytes % fb)
-      window_error(i, "bytes", "= " + std::to_string(w.bytes) + ": a positive multiple of " + std::to_string(fb));
-    if (w.net_base % fb || w.net_base + w.bytes > (uint64_t{1} << pkt::kAddrW))
-      window_error(i, "net_base", "= " + hex(w.net_base) + ": a multiple of " + std::to_string(fb) +
-                                      " with net_base + bytes <= 2^48");
-    const std::pair<const char*, uint64_t> bufs[] = {{"src", w.src}, {"dst", w.dst}, {"merge", w.merge}};
-    for (const auto& [n, a] : bufs) {
-      if (a % fb || a > mb || w.bytes > mb - a)
-        window_error(i, n, "= " + hex(a) + ": a multiple of " + std::to_string(fb) + " with " + n +
-                               " + bytes <= " + hex(mb) + " (MEM_BYTES)");
-    }
-    // A copy window counts nothing: no counters of its own.
-    const uint64_t lines = w.copy ? 0 : w.bytes / fb;
-    if (w.count_base > p_.count_depth || lines > p_.count_depth - w.count_base)
-      window_error(i, "count_base", "= " + std::to_string(w.count_base) + ": count_base + bytes / " +
-                                        std::to_string(fb) + " (" + std::to_string(lines) + ") <= " +
-                                        std::to_string(p_.count_depth) + " (COUNT_DEPTH)");
-    if (w.expect < 2)
-      window_error(i, "expect", "= " + std::to_string(w.expect) + ": 2..255 (the region's contributors)");
-    if (w.dtype > 2) window_error(i, "dtype", "= " + std::to_string(w.dtype) + ": 0..2 (fp16, bf16, fp32)");
-    // A home merges into its merge area while its own PUSHes may still read
-    // src: merging there would send merged lines as its contribution.
-    if (w.home && overlap(w.merge, w.bytes, w.src, w.bytes))
-      window_error(i, "merge", "= " + hex(w.merge) + " overlaps src " + hex(w.src) +
-                                   ": a home merges outside its contribution");
-    if (w.copy > EpWindow::kCopyStore)
-      window_error(i, "copy", "= " + std::to_string(w.copy) + ": 0 (a region), 1 (WRITEs added), 2 (WRITEs stored)");
-    if (w.copy && (w.home || w.det)) window_error(i, "copy", "with home or det: a copy window is no region's");
-    if (w.det) {
-      if (!w.home) window_error(i, "det", "= 1 without home: only the home stages and adds in order");
-      if (unsigned(__builtin_popcount(w.contrib_mask)) != w.expect)
-        window_error(i, "contrib_mask", "= " + hex(w.contrib_mask) + ": one bit per contributor, expect (" +
-                                            std::to_string(w.expect) + ") of them");
-      const uint64_t n = uint64_t(w.expect) * w.bytes;
-      if (w.stage % fb || w.stage > mb || n > mb - w.stage)
-        window_error(i, "stage", "= " + hex(w.stage) + ": a multiple of " + std::to_string(fb) +
-                                     " with stage + expect * bytes <= " + hex(mb) + " (MEM_BYTES)");
-      for (const auto& [nm, a] : bufs)
-        if (overlap(w.stage, n, a, w.bytes))
-          window_error(i, "stage", "= " + hex(w.stage) + " overlaps " + nm + " " + hex(a));
-    }
-    for (unsigned j = 0; j < p_.windows; ++j) {
-      const EpWindow& o = win_[j];
-      if (j == i || !o.valid) continue;
-      if (overlap(w.net_base, w.bytes, o.net_base, o.bytes))
-        window_error(i, "net_base", "range overlaps window " + std::to_string(j) + "'s");
-      if (!w.copy && !o.copy && overlap(w.count_base, lines, o.count_base, o.bytes / fb))
-        window_error(i, "count_base", "range overlaps window " + std::to_string(j) + "'s counters");
-    }
+    const EpWinVerdict v = check_window(wp, wt(), i, w);
+    if (v.cause != EpWinCause::none) throw std::invalid_argument(describe(wp, v, i, w));
+  } else if (i >= p_.windows) {
+    throw std::invalid_argument(describe(wp, EpWinVerdict{EpWinCause::index, 0}, i, w));
   }
-  win_[i] = w;
+  // What the endpoint driver writes (t3_ep_set_window), through the same
+  // registers, and the one cycle the window block takes to write it.
+  const std::pair<uint32_t, uint32_t> regs[] = {
+      {T3_EP_WINDOW_A_WIN_IDX, i},
+      {T3_EP_WINDOW_A_WIN_NET_LO, uint32_t(w.net_base)},
+      {T3_EP_WINDOW_A_WIN_NET_HI, uint32_t(w.net_base >> 32)},
+      {T3_EP_WINDOW_A_WIN_BYTES, w.bytes},
+      {T3_EP_WINDOW_A_WIN_SRC, w.src},
+      {T3_EP_WINDOW_A_WIN_DST, w.dst},
+      {T3_EP_WINDOW_A_WIN_MERGE, w.merge},
+      {T3_EP_WINDOW_A_WIN_STAGE, w.stage},
+      {T3_EP_WINDOW_A_WIN_COUNT_BASE, w.count_base},
+      {T3_EP_WINDOW_A_WIN_CTRL, uint32_t(w.expected) << T3_EP_WINDOW_R_WIN_CTRL_EXPECTED_SHIFT |
+                                    uint32_t(w.dtype) << T3_EP_WINDOW_R_WIN_CTRL_DTYPE_SHIFT |
+                                    uint32_t(w.home) << T3_EP_WINDOW_R_WIN_CTRL_HOME_SHIFT |
+                                    uint32_t(w.det) << T3_EP_WINDOW_R_WIN_CTRL_DET_SHIFT |
+                                    uint32_t(w.copy) << T3_EP_WINDOW_R_WIN_CTRL_COPY_SHIFT},
+      {T3_EP_WINDOW_A_WIN_MASK, w.contrib_mask},
+      {T3_EP_WINDOW_A_WIN_CMD, w.valid ? T3_EP_WINDOW_R_WIN_CMD_WRITE_MASK : T3_EP_WINDOW_R_WIN_CMD_CLEAR_MASK},
+  };
+  for (const auto& [a, d] : regs)
+    if (wb_.tlm_write(a, d) != RegStatus::ok) throw std::logic_error("innet_endpoint: window register " + hex(a));
+  EpWindowInputs in;
+  in.rst_n = true;
+  wb_.step(in, wbo_);
+}
+
+RegStatus InnetEndpoint::tlm_write(uint32_t offset, uint32_t data) {
+  switch (offset >> 12) {
+    case 0: return dc_.tlm_write(offset, data);
+    case 1:
+      win_pending_ = true;
+      return wb_.tlm_write(offset & 0xFFF, data);
+    default: return RegStatus::address_error;
+  }
+}
+
+RegStatus InnetEndpoint::tlm_read(uint32_t offset, uint32_t& data) const {
+  data = 0;
+  switch (offset >> 12) {
+    case 0: return dc_.tlm_read(offset, data);
+    case 1: return wb_.tlm_read(offset & 0xFFF, data);
+    default: return RegStatus::address_error;
+  }
 }
 
 int InnetEndpoint::find_window(uint64_t a, unsigned len) const {
-  const uint64_t n = uint64_t(len) * p_.flit_bytes();
-  for (unsigned i = 0; i < p_.windows; ++i) {
-    const EpWindow& w = win_[i];
-    if (w.valid && a >= w.net_base && a - w.net_base + n <= w.bytes) return int(i);
-  }
-  return -1;
+  return t3::find_window(wp_, wt(), a, len);
 }
 
 uint8_t InnetEndpoint::counter_of(uint64_t a) const {
@@ -149,8 +156,8 @@ uint8_t InnetEndpoint::counter_of(uint64_t a) const {
 }
 
 bool InnetEndpoint::idle() const {
-  return txq_.q.empty() && rspq_.q.empty() && rxq_[0].empty() && rxq_[1].empty() && resq_.empty() &&
-         tx_.left == 0 && pull_.left == 0 && pull_.drop == 0 && rx_.mode == Rx::kIdle && fin_.empty() &&
+  return tx_.idle() && rspq_.q.empty() && rxq_[0].empty() && rxq_[1].empty() && resq_.empty() &&
+         pull_.left == 0 && pull_.drop == 0 && rx_.mode == Rx::kIdle && fin_.empty() &&
          homeq_.empty() && !home_.busy && sweep_pending_ == 0 && inflight_.empty() && pull_.stage_left == 0 &&
          detq_.empty() && !det_.busy && sendq_.empty();
 }
@@ -160,14 +167,12 @@ unsigned InnetEndpoint::open_lines() const {
 }
 
 void InnetEndpoint::reset() {
-  txq_.q.clear();
   rspq_.q.clear();
-  txq_.head_seq = rspq_.head_seq = 0;
+  rspq_.head_seq = 0;
   rxq_[0].clear();
   rxq_[1].clear();
   resq_.clear();
   resq_reserved_ = fin_reserved_ = 0;
-  tx_ = Tx{};
   pull_ = PullAns{};
   rx_ = Rx{};
   fin_.clear();
@@ -212,7 +217,11 @@ void InnetEndpoint::mem_add(uint64_t addr, const Wide& d, uint8_t dtype) {
 
 void InnetEndpoint::deliver(const ReadTag& t, const Wide& d) {
   switch (t.who) {
-    case kTx: txq_.fill(t.seq, d); break;
+    case kTx:  // one a cycle: tx reads at most one flit a cycle, all with the same latency
+      txi_.md_valid = true;
+      txi_.md_tag = uint8_t(t.seq);
+      txi_.md_data = d;
+      break;
     case kPull: rspq_.fill(t.seq, d); break;
     case kHome:
       rspq_.fill(t.seq, d);
@@ -229,14 +238,9 @@ void InnetEndpoint::deliver(const ReadTag& t, const Wide& d) {
   }
 }
 
-void InnetEndpoint::accept_descriptor(const Wide& hw, uint64_t local) {
+void InnetEndpoint::accept_descriptor(const Wide& hw) {
   const pkt::Header h = pkt::unpack(hw);
-  txq_.push(hw, true);
   if (h.op == uint8_t(Op::push)) {
-    tx_.left = h.len;
-    tx_.addr = local;
-    tx_.seq = txq_.head_seq + txq_.q.size();
-    for (unsigned i = 0; i < h.len; ++i) txq_.push(Wide{}, false);
     ++st_.pushes;
   } else {
     ++st_.pulls;
@@ -258,12 +262,13 @@ void InnetEndpoint::send(uint64_t local, uint64_t net, uint32_t flits, uint8_t d
   sendq_.push_back(Send{local, net, flits, dst});
 }
 
-void InnetEndpoint::step_tx() {
-  if (tx_.left && mem_free()) {
-    mem_read(tx_.addr, ReadTag{kTx, tx_.seq++});
-    tx_.addr += p_.flit_bytes();
-    --tx_.left;
-  }
+// The transmit engine (ep_tx): its read when the other engines leave the
+// memory a slot in this cycle, then its edge.
+void InnetEndpoint::step_tx(const EpTxCoreOutputs& t) {
+  txi_.mr_ready = t.mr_valid && mem_free();
+  if (txi_.mr_ready) mem_read(t.mr_addr, ReadTag{kTx, t.mr_tag});
+  tx_.clock(txi_);
+  if (t.cp_done) sendq_.pop_front();
 }
 
 // A PULL from another GPU: answered with this GPU's data for the line.
@@ -278,7 +283,7 @@ void InnetEndpoint::step_pull() {
   }
   if (pull_.stage_left) {  // a deterministic home's PUSH into its stage, or a copy's WRITE
     if (!q.empty() && mem_free()) {
-      if (pull_.copy == EpWindow::kCopyAdd) mem_add(pull_.addr, q.front(), win_[pull_.win].dtype);
+      if (pull_.copy == EpWin::kCopyAdd) mem_add(pull_.addr, q.front(), wt()[pull_.win].dtype);
       else mem_write(pull_.addr, q.front());
       if (pull_.copy) ++win_rx_[pull_.win];
       q.pop_front();
@@ -305,11 +310,11 @@ void InnetEndpoint::step_pull() {
   if (pkt::check(h, p_.max_len, p_.flit_w) != pkt::Malformed::none) e = EpError::malformed;
   else if (h.op != uint8_t(Op::pull) && h.op != uint8_t(Op::push) && h.op != uint8_t(Op::write)) e = EpError::wrong_op;
   else if ((w = find_window(h.addr, h.len)) < 0) e = EpError::no_window;
-  else if (h.op == uint8_t(Op::write) ? !win_[unsigned(w)].copy : win_[unsigned(w)].copy) e = EpError::wrong_op;
-  else if (h.op != uint8_t(Op::write) && h.dtype != win_[unsigned(w)].dtype) e = EpError::wrong_dtype;
-  else if (h.op == uint8_t(Op::push) && !win_[unsigned(w)].det) e = EpError::wrong_op;
+  else if (h.op == uint8_t(Op::write) ? !wt()[unsigned(w)].copy : wt()[unsigned(w)].copy) e = EpError::wrong_op;
+  else if (h.op != uint8_t(Op::write) && h.dtype != wt()[unsigned(w)].dtype) e = EpError::wrong_dtype;
+  else if (h.op == uint8_t(Op::push) && !wt()[unsigned(w)].det) e = EpError::wrong_op;
   if (e == EpError::none && h.op == uint8_t(Op::write)) {  // a copy: its flits to dst + offset
-    const EpWindow& cw = win_[unsigned(w)];
+    const EpWin& cw = wt()[unsigned(w)];
     q.pop_front();
     pull_.stage_left = h.len;
     pull_.addr = cw.dst + (h.addr - cw.net_base);
@@ -331,7 +336,7 @@ void InnetEndpoint::step_pull() {
   }
   if (rspq_.room() < 1u + h.len) return;
   q.pop_front();
-  const EpWindow& win = win_[unsigned(w)];
+  const EpWin& win = wt()[unsigned(w)];
   pkt::Header r;
   r.op = uint8_t(Op::pull_rsp);
   r.dtype = h.dtype;
@@ -353,18 +358,18 @@ void InnetEndpoint::step_pull() {
 // it waits (its line would complete with no room to queue the line for the
 // in-order add: requests may wait for what drains).
 bool InnetEndpoint::take_det_push(const pkt::Header& h, int w) {
-  const EpWindow& win = win_[unsigned(w)];
+  const EpWin& win = wt()[unsigned(w)];
   const uint64_t off = h.addr - win.net_base;
   const uint32_t line = uint32_t(win.count_base + off / p_.flit_bytes());
   EpError e = EpError::none;
   if (h.src >= 32 || !(win.contrib_mask >> h.src & 1)) e = EpError::wrong_src;
-  else if (h.count != 1 || count_[line] + 1u > win.expect) e = EpError::overcount;
+  else if (h.count != 1 || count_[line] + 1u > win.expected) e = EpError::overcount;
   if (e != EpError::none) {
     drop(e);
     pull_.drop = pkt::wire_flits(h) - 1;
     return true;
   }
-  const bool completes = count_[line] + 1u == win.expect;
+  const bool completes = count_[line] + 1u == win.expected;
   if (completes) {
     if (detq_.size() + detq_reserved_ >= p_.home_q) return false;
     ++detq_reserved_;
@@ -374,7 +379,7 @@ bool InnetEndpoint::take_det_push(const pkt::Header& h, int w) {
   clen_[line] = h.len;
   pull_.stage_left = h.len;
   pull_.addr = win.stage + uint64_t(rank) * win.bytes + off;
-  pull_.copy = EpWindow::kCopyNone;
+  pull_.copy = EpWin::kCopyNone;
   pull_.completes = completes;
   pull_.win = unsigned(w);
   pull_.line = line;
@@ -396,8 +401,8 @@ void InnetEndpoint::step_det() {
     d.l = detq_.front();
     detq_.pop_front();
   }
-  const EpWindow& win = win_[d.l.win];
-  const unsigned total = unsigned(win.expect) * d.l.len;
+  const EpWin& win = wt()[d.l.win];
+  const unsigned total = unsigned(win.expected) * d.l.len;
   const uint64_t off = uint64_t(d.l.line - win.count_base) * p_.flit_bytes();
   if (d.read < total && d.reserved < dcap && mem_free()) {
     const unsigned k = d.read / d.l.len, i = d.read % d.l.len;
@@ -430,15 +435,15 @@ void InnetEndpoint::take_response_header() {
   if (pkt::check(h, p_.max_len, p_.flit_w) != pkt::Malformed::none) e = EpError::malformed;
   else if (!known) e = EpError::wrong_op;
   else if ((w = find_window(h.addr, h.len)) < 0) e = EpError::no_window;
-  else if (win_[unsigned(w)].copy) e = EpError::wrong_op;  // a copy window takes WRITEs only
-  else if (h.dtype != win_[unsigned(w)].dtype) e = EpError::wrong_dtype;
-  else if (h.op == uint8_t(Op::partial) && !win_[unsigned(w)].home) e = EpError::not_home;
-  const EpWindow* win = w >= 0 ? &win_[unsigned(w)] : nullptr;
+  else if (wt()[unsigned(w)].copy) e = EpError::wrong_op;  // a copy window takes WRITEs only
+  else if (h.dtype != wt()[unsigned(w)].dtype) e = EpError::wrong_dtype;
+  else if (h.op == uint8_t(Op::partial) && !wt()[unsigned(w)].home) e = EpError::not_home;
+  const EpWin* win = w >= 0 ? &wt()[unsigned(w)] : nullptr;
   const uint64_t off = win ? h.addr - win->net_base : 0;
   const uint32_t line = win ? uint32_t(win->count_base + off / p_.flit_bytes()) : 0;
   // Contributions the line may hold: a pull's requester holds its own (the
   // PULL's count 1, docs/blocks/dma_credit.md), a home all of them.
-  const unsigned need = win ? (h.op == uint8_t(Op::pull_rsp) ? win->expect - 1u : win->expect) : 0;
+  const unsigned need = win ? (h.op == uint8_t(Op::pull_rsp) ? win->expected - 1u : win->expected) : 0;
   if (e == EpError::none && h.op != uint8_t(Op::result) && (h.count == 0 || count_[line] + h.count > need))
     e = EpError::overcount;
   if (e != EpError::none) {
@@ -488,7 +493,7 @@ void InnetEndpoint::take_response_header() {
 }
 
 void InnetEndpoint::finish_rx() {
-  const EpWindow& win = win_[rx_.win];
+  const EpWin& win = wt()[rx_.win];
   const uint64_t off = rx_.hdr.addr - win.net_base;
   switch (rx_.after) {
     case Rx::kNothing: break;
@@ -580,13 +585,13 @@ bool InnetEndpoint::next_home_line(HomeLine& l) {
   // One counter a cycle: a line whose count is its window's whole.
   const uint32_t i = sweep_at_;
   for (unsigned w = 0; w < p_.windows; ++w) {
-    const EpWindow& win = win_[w];
+    const EpWin& win = wt()[w];
     const uint64_t lines = win.bytes / p_.flit_bytes();
-    // A line's count reaches expect when its last PARTIAL's header is taken;
+    // A line's count reaches expected when its last PARTIAL's header is taken;
     // it is whole once that PARTIAL's data are merged (finish_rx queues it).
     const bool merging = rx_.mode == Rx::kMerge && rx_.line == i;
     if (win.valid && win.home && !win.det && i >= win.count_base && i < win.count_base + lines &&
-        count_[i] == win.expect && !merging) {
+        count_[i] == win.expected && !merging) {
       l = HomeLine{w, i, clen_[i]};
       return true;
     }
@@ -611,14 +616,14 @@ void InnetEndpoint::step_home() {
       ++st_.home_sweeps;
       sweep_at_ = (sweep_at_ + 1) % p_.count_depth;
     }
-    const EpWindow& win = win_[l.win];
+    const EpWin& win = wt()[l.win];
     const uint64_t off = uint64_t(l.line - win.count_base) * p_.flit_bytes();
     pkt::Header r;
     r.op = uint8_t(Op::result);
     r.dtype = win.dtype;
     r.len = uint8_t(l.len);
     r.src = node_;
-    r.count = win.expect;
+    r.count = win.expected;
     r.addr = win.net_base + off;
     rspq_.push(pkt::pack(r), true);
     h = Home{};
@@ -648,12 +653,12 @@ void InnetEndpoint::step_home() {
   // Every read back (with merge == dst no echo waits for them): a read of
   // this line must not reach the next line's echo.
   if (h.left == 0 && h.echo_left == 0 && h.reading == 0) {
-    const EpWindow& win = win_[h.l.win];
+    const EpWin& win = wt()[h.l.win];
     pkt::Header r;
     r.op = uint8_t(Op::result);
     r.dtype = win.dtype;
     r.len = uint8_t(h.l.len);
-    r.count = win.expect;
+    r.count = win.expected;
     r.addr = win.net_base + uint64_t(h.l.line - win.count_base) * p_.flit_bytes();
     r.ctr = counter_of(r.addr);
     --resq_reserved_;
@@ -681,12 +686,40 @@ void InnetEndpoint::step(const InnetEndpointInputs& in, InnetEndpointOutputs& o)
   d.cmd_src = in.cmd_src;
   d.cmd_dst = in.cmd_dst;
   d.cmd_tag = in.cmd_tag;
-  d.pkt_ready = in.rst_n && tx_.left == 0 && txq_.room() >= 1u + p_.max_len;
+  d.pkt_ready = in.rst_n && tx_.pkt_ready();
   d.res_valid = in.rst_n && !resq_.empty();
   d.res_hdr = d.res_valid ? pkt::pack(resq_.front()) : Wide{};
   dc_.step(d, dco_);
-  o.apb = window_response(in.apb, (in.apb.paddr >> 12) == 0 ? &dco_.apb : nullptr);
-  o.intr = dco_.intr;
+  // The transmit engine: the descriptors, the copy command at the head of
+  // the queue, the output's ready; the memory's side comes at the edge.
+  txi_.rst_n = in.rst_n;
+  txi_.node = node_;
+  txi_.pkt_valid = dco_.pkt_valid;
+  txi_.pkt_hdr = dco_.pkt_hdr;
+  txi_.pkt_local_addr = dco_.pkt_local_addr;
+  txi_.cp_valid = !sendq_.empty();
+  if (txi_.cp_valid) {
+    txi_.cp_local = sendq_.front().local;
+    txi_.cp_net = sendq_.front().net;
+    txi_.cp_flits = sendq_.front().flits;
+    txi_.cp_dst = sendq_.front().dst;
+  }
+  txi_.req_out_ready = in.req_out_ready;
+  txi_.mr_ready = txi_.md_valid = false;
+  const EpTxCoreOutputs txo = tx_.eval(txi_);
+  // The windows' block on page 1. Its edge comes after the engines': they
+  // act on the table as it is in this cycle, as the RTL's would.
+  // Its state changes only through its registers: it is clocked in a
+  // cycle of reset, of an access to its page, or of a write's pulse (the
+  // cycle after it); in any other its outputs are those of the last.
+  EpWindowInputs wi;
+  wi.rst_n = in.rst_n;
+  window_request(in.apb, 1, wi.apb);
+  const unsigned page = in.apb.paddr >> 12;
+  const bool win_live = !in.rst_n || (in.apb.psel && page == 1) || win_pending_;
+  if (win_live) wb_.eval(wi, wbo_);
+  o.apb = window_response(in.apb, page == 0 ? &dco_.apb : page == 1 ? &wbo_.apb : nullptr);
+  o.intr = dco_.intr || wbo_.intr;
   o.cmd_ready = dco_.cmd_ready;
   o.cpl_wr = dco_.cpl_wr;
   o.cpl_status = dco_.cpl_status;
@@ -695,12 +728,15 @@ void InnetEndpoint::step(const InnetEndpointInputs& in, InnetEndpointOutputs& o)
   ++now_;
   if (!in.rst_n) {  // nothing taken or given in reset
     reset();
+    tx_.clock(txi_);
+    wb_.clock(wi);
+    win_pending_ = false;
     return;
   }
   o.req_in_ready = rxq_[0].size() < rx_cap_;
   o.rsp_in_ready = rxq_[1].size() < rx_cap_;
-  o.req_out_valid = txq_.head_ready();
-  if (o.req_out_valid) o.req_out_flit = txq_.q.front().flit;
+  o.req_out_valid = txo.req_out_valid;
+  o.req_out_flit = txo.req_out_flit;
   o.rsp_out_valid = rspq_.head_ready();
   if (o.rsp_out_valid) o.rsp_out_flit = rspq_.q.front().flit;
 
@@ -716,11 +752,7 @@ void InnetEndpoint::step(const InnetEndpointInputs& in, InnetEndpointOutputs& o)
   step_det();
   step_final();
   step_pull();
-  step_tx();
-  if (o.req_out_valid && in.req_out_ready) {
-    txq_.q.pop_front();
-    ++txq_.head_seq;
-  }
+  step_tx(txo);
   if (o.rsp_out_valid && in.rsp_out_ready) {
     rspq_.q.pop_front();
     ++rspq_.head_seq;
@@ -731,26 +763,9 @@ void InnetEndpoint::step(const InnetEndpointInputs& in, InnetEndpointOutputs& o)
   // A counter's range ends with its request (OK or TIMEOUT: the codes that
   // name a counter that was allocated).
   if (dco_.cpl_wr && dco_.cpl_status <= 1 && dco_.cpl_ctr < p_.ctrs) ctr_[dco_.cpl_ctr].live = false;
-  if (dco_.pkt_valid && d.pkt_ready) {
-    accept_descriptor(dco_.pkt_hdr, dco_.pkt_local_addr);
-  } else if (d.pkt_ready && !sendq_.empty()) {  // a copy's next WRITE, when no descriptor took tx
-    Send& c = sendq_.front();
-    pkt::Header h;
-    h.op = uint8_t(Op::write);
-    h.len = uint8_t(std::min<uint32_t>(c.flits, p_.max_len));
-    h.src = node_;
-    h.dst = c.dst;
-    h.addr = c.net;
-    txq_.push(pkt::pack(h), true);
-    tx_.left = h.len;
-    tx_.addr = c.local;
-    tx_.seq = txq_.head_seq + txq_.q.size();
-    for (unsigned i = 0; i < h.len; ++i) txq_.push(Wide{}, false);
-    c.local += uint64_t(h.len) * p_.flit_bytes();
-    c.net += uint64_t(h.len) * p_.flit_bytes();
-    c.flits -= h.len;
-    if (c.flits == 0) sendq_.pop_front();
-  }
+  if (dco_.pkt_valid && d.pkt_ready) accept_descriptor(dco_.pkt_hdr);
+  if (win_live) wb_.clock(wi);
+  win_pending_ = wi.apb.access() && wi.apb.pwrite;
 }
 
 }  // namespace t3

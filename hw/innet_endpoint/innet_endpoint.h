@@ -46,6 +46,8 @@
 #include "common/params.h"
 #include "common/wide.h"
 #include "dma_credit/dma_credit.h"
+#include "ep_tx/ep_tx_core.h"
+#include "ep_window/ep_window.h"
 #include "innet_endpoint/local_memory.h"
 
 namespace t3 {
@@ -57,43 +59,15 @@ struct InnetEndpointParams {
 
   unsigned flit_bytes() const { return flit_w / 8; }
   DmaCreditParams dma_credit() const;
+  EpWindowParams ep_window() const;
+  EpTxParams ep_tx() const;
   // Throws std::invalid_argument naming the parameter and its range.
   void validate() const;
 };
 
-// A translation window: a region's network range and what this GPU keeps
-// for it in local memory (the paper's endpoint translates the network
-// address, "ATS"). Programmed by the endpoint driver before a reduction.
-struct EpWindow {
-  bool valid = false;
-  uint64_t net_base = 0;  // the region's range [net_base, net_base + bytes)
-  uint64_t bytes = 0;
-  uint64_t src = 0;    // this GPU's contribution (read for a PUSH or a PULL's answer)
-  uint64_t dst = 0;    // where the reduced buffer goes
-  uint64_t merge = 0;  // the home's merge area (home only; may be dst when dst != src)
-  uint32_t count_base = 0;  // its first contribution counter (bytes / FLIT_W*8 of them)
-  uint8_t expect = 0;       // the region's contributors
-  uint8_t dtype = 0;        // 0 fp16, 1 bf16, 2 fp32
-  bool home = false;        // this GPU is the region's home
-  // Deterministic mode (a home only): the switch does not reduce (the
-  // region's root bit clear sends every PUSH to the home); the home stages
-  // each contributor's line at stage + rank * bytes (rank: the contributor's
-  // place in contrib_mask, by its src) and, once all are in, adds them in
-  // rank order: the same bits whatever order they came in.
-  bool det = false;
-  uint64_t stage = 0;
-  uint32_t contrib_mask = 0;  // the contributors' src ids (bit per GPU)
-  // A plain copy's window (a software collective on the same fabric, the
-  // baseline the in-network one is measured against): WRITEs into its range
-  // go to dst + offset, added in dtype (kCopyAdd: a ring reduce-scatter's
-  // step) or stored (kCopyStore: its all-gather). kCopyNone: a region.
-  enum Copy : uint8_t { kCopyNone = 0, kCopyAdd = 1, kCopyStore = 2 };
-  uint8_t copy = kCopyNone;
-};
-
 struct InnetEndpointInputs {
   bool rst_n = true;
-  ApbRequest apb;  // the DMA credit controller's registers (window 0)
+  ApbRequest apb;  // page 0: the DMA credit controller's registers; page 1: the windows' (ep_window)
   // The processor's request port (the DMA credit controller's cmd_*).
   bool cmd_valid = false;
   uint64_t cmd_local_addr = 0, cmd_net_addr = 0;
@@ -152,16 +126,20 @@ class InnetEndpoint {
   const InnetEndpointParams& params() const { return p_; }
   void step(const InnetEndpointInputs& in, InnetEndpointOutputs& out);
 
-  // Throws std::invalid_argument naming the field and its allowed range;
-  // a refused window changes nothing.
-  void set_window(unsigned i, const EpWindow& w);
+  // Window i as the endpoint driver writes it through page 1's registers
+  // (t3_ep_set_window), taking effect at once (the window block's one
+  // cycle run here). Throws std::invalid_argument naming the field and its
+  // allowed range (ep_window's check_window()); a refused window changes
+  // nothing. w.valid false clears the window.
+  void set_window(unsigned i, const EpWin& w);
   // This GPU's port number: the src of the RESULTs its home sends.
   void set_node(uint8_t node) { node_ = node; }
-  const EpWindow& window(unsigned i) const { return win_.at(i); }
+  const EpWin& window(unsigned i) const { return wb_.core().window(i); }
 
-  // The DMA credit controller's registers, as a TLM-2.0 target reaches them.
-  RegStatus tlm_write(uint32_t offset, uint32_t data) { return dc_.tlm_write(offset, data); }
-  RegStatus tlm_read(uint32_t offset, uint32_t& data) const { return dc_.tlm_read(offset, data); }
+  // The registers, as a TLM-2.0 target reaches them: page 0 the DMA credit
+  // controller's, page 1 the windows'; any other page: address error.
+  RegStatus tlm_write(uint32_t offset, uint32_t data);
+  RegStatus tlm_read(uint32_t offset, uint32_t& data) const;
 
   // The GPU's copy engine, as software uses it: flits at local sent as
   // WRITE packets (MAX_LEN flits each) to net at GPU dst, after the copies
@@ -203,15 +181,11 @@ class InnetEndpoint {
     Reader who;
     uint64_t seq;  // the slot (tx, pull, home) or the final queue's entry
   };
-  struct Tx {  // the PUSH being read
-    unsigned left = 0;
-    uint64_t addr = 0, seq = 0;
-  };
   struct PullAns {  // the PULL being answered, or (deterministic home) the PUSH being staged
     unsigned left = 0, drop = 0, stage_left = 0;
     uint64_t addr = 0, seq = 0;
     bool completes = false;  // the staged PUSH is the line's last
-    uint8_t copy = 0;        // a WRITE into a copy window: EpWindow::Copy
+    uint8_t copy = 0;        // a WRITE into a copy window: EpWin::Copy
     unsigned win = 0;
     uint32_t line = 0;
     unsigned len = 0;
@@ -270,8 +244,8 @@ class InnetEndpoint {
   void mem_read(uint64_t addr, const ReadTag& t);
   void mem_write(uint64_t addr, const Wide& d);
   void mem_add(uint64_t addr, const Wide& d, uint8_t dtype);
-  void accept_descriptor(const Wide& hdr, uint64_t local);
-  void step_tx();
+  void accept_descriptor(const Wide& hdr);
+  void step_tx(const EpTxCoreOutputs& t);
   void step_pull();
   void step_rx();
   void finish_rx();
@@ -285,8 +259,12 @@ class InnetEndpoint {
 
   InnetEndpointParams p_;
   DmaCredit dc_;
+  EpWindowParams wp_;
+  EpWindow wb_;  // the translation windows (page 1)
+  EpWindowOutputs wbo_;
+  bool win_pending_ = false;  // a write to page 1 last cycle: its pulse is now
+  const EpWin* wt() const { return &wb_.core().window(0); }
   LocalMemory mem_;
-  std::vector<EpWindow> win_;
   std::vector<uint8_t> count_, clen_;  // per flit: contributions, the line's flits
   // Per counter of the DMA credit controller: the network range its request
   // covers (a RESULT is matched to it by address).
@@ -295,12 +273,13 @@ class InnetEndpoint {
     uint64_t lo = 0, hi = 0;
   };
   std::vector<CtrRange> ctr_;
-  SlotQueue txq_, rspq_;
+  SlotQueue rspq_;
+  EpTxCore tx_;  // the transmit engine (its block: docs/blocks/ep_tx.md)
+  EpTxCoreInputs txi_;
   std::deque<Wide> rxq_[2];  // [0] requests in, [1] responses in
   unsigned rx_cap_ = 0;
   std::deque<pkt::Header> resq_;  // results for the DMA credit controller
   unsigned resq_cap_ = 4, resq_reserved_ = 0;
-  Tx tx_;
   PullAns pull_;
   Rx rx_;
   std::deque<FinalLine> fin_;

@@ -89,9 +89,8 @@ TEST(InnetFirmware, FabricManagerSetUpMatchesTheGoldenTraceAndReadsBack) {
   EXPECT_EQ(r.cosim->failures(), 0u) << r.cosim->first_failure();
 }
 
-// Each GPU's all-reduce started and waited for by the endpoint driver (the
-// windows set through the endpoint model's C++ side: it has no registers
-// for them yet).
+// Each GPU's window set, its all-reduce started and waited for by the
+// endpoint driver, through the endpoint's register pages.
 void all_reduce_by_the_drivers(bool pull) {
   Rig r;
   const t3_fm_region rg = r.region();
@@ -103,12 +102,22 @@ void all_reduce_by_the_drivers(bool pull) {
     for (size_t i = 0; i < in[g].size(); ++i) in[g][i] = float(int((i * 7 + g * 13) % 201) - 100);
   std::vector<t3_ep> ep(4);
   for (unsigned g = 0; g < 4; ++g) {
-    InnetEndpoint& e = r.f->ep(g);
-    e.set_window(0, all_reduce_window(0x100000, bytes, 0, 0x10000, 0x20000, 4, 2, g == 0));
-    e.memory().load(0, in[g].data(), bytes);
+    r.f->ep(g).memory().load(0, in[g].data(), bytes);
     ASSERT_EQ(t3_ep_init(&ep[g], r.dev->ep(g), g), T3_OK);
     ASSERT_EQ(t3_ep_probe(&ep[g]), T3_OK) << t3_ep_message(&ep[g]);
     ASSERT_EQ(t3_ep_configure(&ep[g], 16, 0), T3_OK) << t3_ep_message(&ep[g]);
+    t3_ep_window w{};
+    w.net_base = 0x100000;
+    w.bytes = bytes;
+    w.src = 0;
+    w.dst = 0x10000;
+    w.merge = 0x20000;
+    w.expected = 4;
+    w.dtype = 2;
+    w.home = g == 0;
+    ASSERT_EQ(t3_ep_set_window(&ep[g], 0, &w), T3_OK) << t3_ep_message(&ep[g]);
+    EXPECT_EQ(r.f->ep(g).window(0), all_reduce_window(0x100000, bytes, 0, 0x10000, 0x20000, 4, 2, g == 0))
+        << "the window the driver wrote, as the endpoint holds it";
   }
   for (unsigned g = 0; g < 4; ++g) {
     t3_ep_allreduce a{};
@@ -190,6 +199,45 @@ TEST(InnetFirmware, ARefusedCallWritesNothingAndNamesTheField) {
   ep_refused(a, "tag = 256 is out of range; allowed: 0..255");
   a = t3_ep_allreduce{8, 0x100000, 4096, 2, 0, 1};
   ep_refused(a, "local = 0x8; allowed: a multiple of 16");
+  // A window the driver refuses writes nothing; one the endpoint refuses
+  // (a window the driver never wrote is in the way) is named by its cause.
+  auto win_refused = [&](uint32_t idx, t3_ep_window w, const char* text) {
+    r.dev->clear_trace();
+    EXPECT_EQ(t3_ep_set_window(&e, idx, &w), T3_E_ARG) << text;
+    EXPECT_NE(std::string(t3_ep_message(&e)).find(text), std::string::npos) << t3_ep_message(&e);
+    EXPECT_TRUE(trace_writes(r.dev->trace()).empty()) << r.dev->trace();
+  };
+  const t3_ep_window w0{0x100000, 4096, 0, 0x10000, 0x20000, 0, 0, 4, 2, 1, 0, 0, 0};
+  t3_ep_window w = w0;
+  win_refused(4, w, "window index 4 is out of range; allowed: 0..3 (WINDOWS)");
+  w.merge = 0x800;
+  win_refused(0, w, "window 0: merge = 0x800 overlaps src 0x0");
+  w = w0;
+  w.dst = 0x3F800;
+  win_refused(0, w, "window 0: dst = 0x3f800; allowed: a multiple of 16 with dst + bytes <= 0x40000 (MEM_BYTES)");
+  w = w0;
+  w.det = 1;
+  w.contrib_mask = 0x7;
+  w.stage = 0x40000;
+  win_refused(0, w, "window 0: contrib_mask = 0x7 has 3 bits; allowed: expected (4) bits");
+  w = w0;
+  w.count_base = 4000;
+  win_refused(0, w, "window 0: count_base = 4000; allowed: count_base + 256 lines <= 4096 (COUNT_DEPTH)");
+  ASSERT_EQ(t3_ep_set_window(&e, 0, &w0), T3_OK) << t3_ep_message(&e);
+  w = w0;
+  win_refused(1, w, "window 1: net_base = 0x100000: the range overlaps window 0's");
+  EpWin other = all_reduce_window(0x200000, 4096, 0, 0x10000, 0x20000, 4, 2, false);
+  other.count_base = 1000;
+  r.f->ep(1).set_window(2, other);  // behind the driver's back
+  w.net_base = 0x200000;
+  w.count_base = 2000;
+  EXPECT_EQ(t3_ep_set_window(&e, 1, &w), T3_E_REFUSED);
+  EXPECT_NE(std::string(t3_ep_message(&e)).find("window 1 refused by the endpoint: STATUS.CAUSE 17 (NET_OVERLAP)"),
+            std::string::npos)
+      << t3_ep_message(&e);
+  EXPECT_FALSE(r.f->ep(1).window(1).valid);
+  ASSERT_EQ(t3_ep_clear_window(&e, 0), T3_OK) << t3_ep_message(&e);
+  EXPECT_FALSE(r.f->ep(1).window(0).valid);
   // Nothing started: a wait ends by its timeout, named.
   t3_ep_cpl c{};
   EXPECT_EQ(t3_ep_wait(&e, 1000, &c), T3_E_TIMEOUT);

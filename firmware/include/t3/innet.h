@@ -10,9 +10,9 @@
  * t3_ep_message() name the field and its allowed range. No dynamic memory;
  * C11. docs/firmware.md, "In-network collectives", walks through a set-up.
  *
- * What is not here yet: the endpoint's translation windows (the endpoint
- * model takes them through its C++ interface until it has registers:
- * docs/blocks/innet_endpoint.md). */
+ * The endpoint's register port: page 0 (offset 0x0000) its DMA credit
+ * controller, page 1 (T3_EP_WINDOW_PAGE) its translation windows
+ * (docs/blocks/ep_window.md). */
 #ifndef T3_INNET_H
 #define T3_INNET_H
 
@@ -76,19 +76,46 @@ const char *t3_fm_message(const t3_fabric *f);
 
 /* The endpoint driver: one GPU's DMA credit controller (its window at
  * offset 0 of the endpoint's register port). */
+#define T3_EP_WINDOW_PAGE 0x1000u
+#define T3_EP_MAX_WINDOWS 16
+
 typedef struct {
   uint32_t ctrs, max_len, len_w, flit_w, cmd_depth, cpl_depth, timeout_w;
+  uint32_t windows, count_depth, mem_bytes; /* the windows' (ep_window's PARAM_*) */
 } t3_ep_hw;
+
+/* A translation window (docs/blocks/ep_window.md): a region's network range
+ * and what this GPU keeps for it in local memory. */
+typedef struct {
+  uint64_t net_base;     /* the range [net_base, net_base + bytes) */
+  uint32_t bytes;        /* a positive multiple of the flit's bytes */
+  uint32_t src;          /* this GPU's contribution */
+  uint32_t dst;          /* where the reduced buffer goes */
+  uint32_t merge;        /* a home's merge area (clear of src) */
+  uint32_t stage;        /* a deterministic home's staging area, expected x bytes */
+  uint32_t count_base;   /* its first contribution counter (bytes / flit bytes of them) */
+  uint32_t expected;     /* the region's contributors, 2..255 */
+  uint32_t dtype;        /* 0 fp16, 1 bf16, 2 fp32 */
+  uint32_t home;         /* 1: this GPU is the region's home */
+  uint32_t det;          /* 1: deterministic home (stages, adds in rank order) */
+  uint32_t copy;         /* 0 a region's; a plain copy's: 1 WRITEs added, 2 WRITEs stored */
+  uint32_t contrib_mask; /* det: the contributors' GPU ids, expected bits */
+} t3_ep_window;
 
 typedef struct {
   t3_device *dev;
   uint32_t gpu;
   t3_ep_hw hw;
   int probed;
+  /* The windows this driver wrote (its overlap checks; the hardware checks
+   * against every window as well). */
+  t3_ep_window win[T3_EP_MAX_WINDOWS];
+  uint32_t win_valid;
   char msg[192];
 } t3_ep;
 
-/* An all-reduce of this GPU's buffer over a region (its windows set). */
+/* An all-reduce of this GPU's buffer over a region (its window set with
+ * t3_ep_set_window first). */
 typedef struct {
   uint64_t local;   /* the buffer in local memory */
   uint64_t net;     /* the region's network address of its first byte */
@@ -107,6 +134,11 @@ int t3_ep_init(t3_ep *e, t3_device *dev, uint32_t gpu);
 int t3_ep_probe(t3_ep *e);
 /* INJ_LIMIT (packets outstanding; 0 pauses) and TIMEOUT (cycles; 0 none). */
 int t3_ep_configure(t3_ep *e, uint32_t inj_limit, uint32_t timeout_cycles);
+/* Window idx, checked (every rule of docs/blocks/ep_window.md, against the
+ * windows this driver wrote), then written through page 1 and its STATUS
+ * read back: T3_E_REFUSED names the cause the hardware gave. */
+int t3_ep_set_window(t3_ep *e, uint32_t idx, const t3_ep_window *w);
+int t3_ep_clear_window(t3_ep *e, uint32_t idx);
 int t3_ep_allreduce_start(t3_ep *e, const t3_ep_allreduce *a);
 /* Waits up to timeout_ns for the oldest completion, pops it into *cpl.
  * T3_E_TIMEOUT: none came; T3_E_CPL: it came with an error status (named). */

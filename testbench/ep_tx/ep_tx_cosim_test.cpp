@@ -1,0 +1,194 @@
+// ep_tx co-simulation tests: a PUSH whose reads are answered in reverse
+// order, a PULL, a copy of several packets, then constrained-random traffic.
+// Every output of the C++ model is compared with the Verilated RTL in every
+// cycle (the binary fails at the end if any cycle mismatched), and the
+// scoreboard checks the RTL's outputs. --engine systemc (default) or direct.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <random>
+#include <vector>
+
+#include "apb_access.h"
+#include "common/packet.h"
+#include "cosim_config.h"
+#include "ep_tx_memory.h"
+#include "ep_tx_scoreboard.h"
+#include "ep_tx_stimulus.h"
+#include "reg_traffic.h"
+#include "t3/ep_tx_regs.h"
+#include "test_cosim.h"
+
+namespace t3::tb {
+namespace {
+
+Cosim<EpTxBlock>& the_cosim() { return shared_cosim<EpTxBlock>(); }
+const EpTxParams& params() { return the_cosim().params(); }
+
+class Bench : public ApbAccess<Bench> {
+  friend class ApbAccess<Bench>;
+
+ public:
+  Bench() : c_(the_cosim()), sb_(params()) {
+    c_.in() = EpTxInputs{};
+    EXPECT_TRUE(c_.reset(2)) << c_.first_mismatch();
+    c_.in().rst_n = true;
+  }
+  EpTxInputs& in() { return c_.in(); }
+  const EpTxOutputs& out() const { return c_.out(); }
+  EpTxScoreboard& sb() { return sb_; }
+
+  // One cycle; the reads granted are recorded, the output flits taken kept.
+  void cycle() {
+    apb_.drive(c_.in().apb, c_.in().rst_n);
+    const EpTxInputs in = c_.in();
+    EXPECT_TRUE(c_.cycle()) << c_.first_mismatch();
+    if (auto err = sb_.observe(in, c_.out())) ADD_FAILURE() << "cycle " << c_.cycles() - 1 << ": " << *err;
+    if (c_.out().mr_valid && in.mr_ready) reads.push_back({c_.out().mr_addr, c_.out().mr_tag});
+    if (c_.out().req_out_valid && in.req_out_ready) sent.push_back(pkt::unpack(c_.out().req_out_flit));
+    if (c_.out().req_out_valid && in.req_out_ready) sent_flits.push_back(c_.out().req_out_flit);
+    if (c_.out().pkt_ready) c_.in().pkt_valid = false;
+    if (c_.out().cp_done) c_.in().cp_valid = false;
+    c_.in().md_valid = false;
+    if (auto d = apb_.after(in.apb, c_.out().apb)) apb_completed(*d);
+  }
+  void apb_idle_cycle() { cycle(); }
+  void answer(size_t read) {
+    in().md_valid = true;
+    in().md_tag = reads.at(read).tag;
+    in().md_data = ep_tx_mem_data(reads.at(read).addr, params().flit_w);
+    cycle();
+  }
+
+  struct Read {
+    uint64_t addr;
+    uint8_t tag;
+  };
+  std::vector<Read> reads;
+  std::vector<pkt::Header> sent;
+  std::vector<Wide> sent_flits;
+
+ private:
+  Cosim<EpTxBlock>& c_;
+  EpTxScoreboard sb_;
+  ApbMaster apb_;
+};
+
+Wide header(pkt::Op op, unsigned len) {
+  pkt::Header h;
+  h.op = uint8_t(op);
+  h.len = uint8_t(len);
+  h.src = 3;
+  h.dst = 9;
+  h.ctr = 5;
+  h.addr = 0x123450;
+  return pkt::pack(h);
+}
+
+TEST(EpTxCosim, APushWaitsForItsDataInOrderOfSlotsNotOfAnswers) {
+  Bench b;
+  const unsigned len = params().max_len, fb = params().flit_w / 8;
+  b.in().pkt_valid = true;
+  b.in().pkt_hdr = header(pkt::Op::push, len);
+  b.in().pkt_local_addr = 0x1000;
+  b.in().mr_ready = true;
+  b.in().req_out_ready = true;
+  b.cycle();  // taken
+  b.cycle();
+  EXPECT_FALSE(b.out().pkt_ready) << "a packet is being read";
+  for (unsigned i = 0; i < len; ++i) b.cycle();
+  ASSERT_EQ(b.reads.size(), len);
+  for (unsigned i = 0; i < len; ++i) EXPECT_EQ(b.reads[i].addr, 0x1000u + i * fb);
+  ASSERT_EQ(b.sent.size(), 1u) << "the header leaves, the data wait";
+  EXPECT_EQ(b.sent[0].op, uint8_t(pkt::Op::push));
+  for (size_t r = len; r-- > 0;) b.answer(r);  // the last read answered first
+  for (unsigned i = 0; i < len + 2; ++i) b.cycle();
+  ASSERT_EQ(b.sent_flits.size(), 1u + len);
+  for (unsigned i = 0; i < len; ++i)
+    EXPECT_EQ(b.sent_flits[1 + i], ep_tx_mem_data(0x1000 + i * fb, params().flit_w)) << "flit " << i;
+  EXPECT_TRUE(b.out().idle);
+  EXPECT_EQ(b.read_reg(T3_EP_TX_A_STAT_PUSHES), 1u);
+  EXPECT_EQ(b.read_reg(T3_EP_TX_A_STAT_FLITS), 1u + len);
+}
+
+TEST(EpTxCosim, APullIsItsHeaderAlone) {
+  Bench b;
+  b.in().pkt_valid = true;
+  b.in().pkt_hdr = header(pkt::Op::pull, params().max_len);
+  b.in().req_out_ready = true;
+  b.cycle();
+  b.cycle();
+  EXPECT_TRUE(b.reads.empty());
+  ASSERT_EQ(b.sent.size(), 1u);
+  EXPECT_EQ(b.sent[0].op, uint8_t(pkt::Op::pull));
+  EXPECT_EQ(b.read_reg(T3_EP_TX_A_STAT_PULLS), 1u);
+}
+
+TEST(EpTxCosim, ACopyLeavesAsWritePacketsFromThisNode) {
+  Bench b;
+  const unsigned ml = params().max_len, fb = params().flit_w / 8, flits = 2 * ml + 1;
+  ASSERT_TRUE(b.write_reg(T3_EP_TX_A_NODE, 7));
+  ASSERT_TRUE(b.write_reg(T3_EP_TX_A_INTR_ENABLE, 1));
+  b.in().cp_valid = true;
+  b.in().cp_local = 0x2000;
+  b.in().cp_net = 0xABC000;
+  b.in().cp_flits = flits;
+  b.in().cp_dst = 4;
+  b.in().mr_ready = true;
+  b.in().req_out_ready = true;
+  size_t answered = 0;  // every read answered the cycle after it is granted
+  for (unsigned n = 0; n < 400 && b.sent.size() < 3 + flits; ++n) {
+    if (answered < b.reads.size()) b.answer(answered++);
+    else b.cycle();
+  }
+  ASSERT_EQ(b.sent.size(), 3u + flits);
+  unsigned at = 0;
+  for (unsigned p = 0; p < 3; ++p) {
+    const pkt::Header& h = b.sent[at];
+    EXPECT_EQ(h.op, uint8_t(pkt::Op::write));
+    EXPECT_EQ(h.src, 7);
+    EXPECT_EQ(h.dst, 4);
+    EXPECT_EQ(h.len, p < 2 ? ml : 1u);
+    EXPECT_EQ(h.addr, 0xABC000u + p * ml * fb);
+    at += 1 + h.len;
+  }
+  EXPECT_FALSE(b.in().cp_valid) << "taken with its last packet";
+  EXPECT_TRUE(b.out().intr) << "COPY_DONE";
+  EXPECT_EQ(b.read_reg(T3_EP_TX_A_STAT_WRITES), 3u);
+}
+
+TEST(EpTxCosim, ConstrainedRandom) {
+  const RunOptions& opt = test_options();
+  const uint64_t cycles = opt.cycles ? opt.cycles : T3_RANDOM_CYCLES;
+  std::mt19937_64 rng(opt.seed);
+  Cosim<EpTxBlock>& c = the_cosim();
+  c.in() = EpTxInputs{};
+  EXPECT_TRUE(c.reset(2)) << c.first_mismatch();
+  EpTxScoreboard sb(params());
+  EpTxStimulus stim(params(), rng());
+  RegTraffic<EpTxRegMap> regs(rng(), 0.005);
+  for (uint64_t n = 0; n < cycles && !testing::Test::HasFailure(); ++n) {
+    stim.drive(c.in());
+    regs.maybe_queue(stim.apb(), sb.regs());
+    const EpTxInputs in = c.in();
+    EXPECT_TRUE(c.cycle()) << c.first_mismatch();
+    if (auto err = sb.observe(in, c.out())) ADD_FAILURE() << "cycle " << n << ": " << *err;
+    stim.after(in, c.out());
+  }
+  std::printf("random: %llu cycles (seed %llu), %llu packets (%llu PUSH, %llu PULL, %llu WRITE), %llu copies, "
+              "%llu flits out, %llu answers out of order, queue up to %llu flits\n",
+              (unsigned long long)cycles, (unsigned long long)opt.seed, (unsigned long long)sb.packets(),
+              (unsigned long long)sb.pushes(), (unsigned long long)sb.pulls(), (unsigned long long)sb.writes(),
+              (unsigned long long)sb.copies(), (unsigned long long)sb.flits_out(),
+              (unsigned long long)sb.out_of_order(), (unsigned long long)sb.max_queued());
+  EXPECT_EQ(c.failures(), 0u) << c.first_failure();
+  if (cycles >= 100000) {
+    EXPECT_GT(sb.flits_out(), cycles / 10) << "the traffic moved too few flits to mean anything";
+    EXPECT_GT(sb.copies(), cycles / 2000);
+    EXPECT_GT(sb.out_of_order(), cycles / 1000);
+    EXPECT_EQ(sb.max_queued(), 2 * (1 + params().max_len)) << "the queue never filled";
+  }
+}
+
+}  // namespace
+}  // namespace t3::tb

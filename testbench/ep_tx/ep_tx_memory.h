@@ -1,0 +1,63 @@
+// ep_tx's testbench memory: what a read of address a answers (a function of
+// a alone, so the scoreboard knows every data flit without a copy of the
+// stimulus's state), and the read port's far side: each read granted
+// (mr_ready_i) answered after a random 1..max_delay cycles, one answer a
+// cycle, in whatever order the delays give.
+#pragma once
+
+#include <cstdint>
+#include <random>
+#include <vector>
+
+#include "common/wide.h"
+
+namespace t3::tb {
+
+inline Wide ep_tx_mem_data(uint64_t a, unsigned flit_w) {
+  Wide d;
+  for (unsigned i = 0; i < flit_w / 64; ++i) {
+    uint64_t z = a * 0x9E3779B97F4A7C15ull + i + 1;  // splitmix64 of (address, word)
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    d.w[i] = z ^ (z >> 31);
+  }
+  return d;
+}
+
+class EpTxMemory {
+ public:
+  EpTxMemory(unsigned flit_w, uint64_t seed) : flit_w_(flit_w), rng_(seed) {}
+
+  void set_max_delay(unsigned d) { max_delay_ = d; }
+  // A read taken in this cycle.
+  void read(uint64_t addr, uint8_t tag) {
+    pending_.push_back({now_ + 1 + rng_() % max_delay_, addr, tag});
+  }
+  // This cycle's answer, if one is due (the oldest due first).
+  bool answer(uint8_t& tag, Wide& data) {
+    for (size_t i = 0; i < pending_.size(); ++i)
+      if (pending_[i].due <= now_) {
+        tag = pending_[i].tag;
+        data = ep_tx_mem_data(pending_[i].addr, flit_w_);
+        pending_.erase(pending_.begin() + long(i));
+        return true;
+      }
+    return false;
+  }
+  void tick() { ++now_; }
+  void clear() { pending_.clear(); }
+  bool empty() const { return pending_.empty(); }
+
+ private:
+  struct Read {
+    uint64_t due, addr;
+    uint8_t tag;
+  };
+  unsigned flit_w_;
+  std::mt19937_64 rng_;
+  unsigned max_delay_ = 30;
+  uint64_t now_ = 0;
+  std::vector<Read> pending_;
+};
+
+}  // namespace t3::tb
