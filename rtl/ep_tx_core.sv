@@ -70,7 +70,9 @@ module ep_tx_core #(
   assign copy_left = cp_flits_i - copied_q;
   assign cp_len    = (copy_left < ML) ? copy_left : ML;
   assign tail      = (TAG_W+1)'(slot((TAG_W+1)'(head_q) + (TAG_W+1)'(count_q)));
-  assign hdr_len   = pkt_hdr_i[t3_pkt_pkg::LEN_LSB +: t3_pkt_pkg::LEN_W];
+  // A PUSH's data flits, at most MAX_LEN (docs/blocks/ep_tx.md).
+  assign hdr_len   = (32'(pkt_hdr_i[t3_pkt_pkg::LEN_LSB +: t3_pkt_pkg::LEN_W]) > ML)
+                     ? 8'(MAX_LEN) : pkt_hdr_i[t3_pkt_pkg::LEN_LSB +: t3_pkt_pkg::LEN_W];
   assign is_push   = pkt_hdr_i[t3_pkt_pkg::OP_LSB +: t3_pkt_pkg::OP_W] == t3_pkt_pkg::OP_PUSH;
   assign push_pkt  = pkt_valid_i && take;
   assign push_cp   = !pkt_valid_i && take && cp_valid_i;

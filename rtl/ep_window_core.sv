@@ -78,7 +78,7 @@ module ep_window_core #(
   // The causes (EpWinCause in C++, STATUS.CAUSE).
   localparam logic [4:0] C_NONE = 5'd0, C_INDEX = 5'd1, C_BYTES = 5'd2, C_NET_BASE = 5'd3,
                          C_SRC = 5'd4, C_DST = 5'd5, C_MERGE = 5'd6, C_COUNT_BASE = 5'd7,
-                         C_EXPECT = 5'd8, C_DTYPE = 5'd9, C_MERGE_SRC = 5'd10, C_COPY = 5'd11,
+                         C_EXPECTED = 5'd8, C_DTYPE = 5'd9, C_MERGE_SRC = 5'd10, C_COPY = 5'd11,
                          C_COPY_HOME = 5'd12, C_DET_HOME = 5'd13, C_MASK = 5'd14, C_STAGE = 5'd15,
                          C_STAGE_OVERLAP = 5'd16, C_NET_OVERLAP = 5'd17, C_COUNT_OVERLAP = 5'd18;
 
@@ -225,7 +225,7 @@ module ep_window_core #(
     else if (buf_bad(stg_dst_i, bytes)) v_cause = C_DST;
     else if (buf_bad(stg_merge_i, bytes)) v_cause = C_MERGE;
     else if (64'(stg_count_base_i) > CD64 || lines > CD64 - 64'(stg_count_base_i)) v_cause = C_COUNT_BASE;
-    else if (stg_expected_i < 8'd2) v_cause = C_EXPECT;
+    else if (stg_expected_i < 8'd2) v_cause = C_EXPECTED;
     else if (stg_dtype_i > 2'd2) v_cause = C_DTYPE;
     else if (stg_home_i && overlap(64'(stg_merge_i), bytes, 64'(stg_src_i), bytes)) v_cause = C_MERGE_SRC;
     else if (stg_copy_i > 2'd2) v_cause = C_COPY;

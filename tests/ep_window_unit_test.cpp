@@ -78,6 +78,77 @@ TEST(EpWindowBlock, CycleTableOfAWindowCommand) {
   EXPECT_FALSE(o.apb.pslverr);
 }
 
+// The same command refused, and a read of STATUS back to back with the
+// write: its setup phase in the pulse's cycle, its access in the next
+// returns the verdict.
+TEST(EpWindowBlock, ARefusalIsInStatusForAReadBackToBack) {
+  EpWindow b{EpWindowParams{}};
+  EpWindowInputs in;
+  EpWindowOutputs o;
+  in.rst_n = false;
+  b.step(in, o);
+  in.rst_n = true;
+  auto phase = [&](bool write, uint32_t a, uint32_t d, bool access) {
+    in.apb = ApbRequest{};
+    in.apb.psel = true;
+    in.apb.penable = access;
+    in.apb.pwrite = write;
+    in.apb.paddr = a;
+    in.apb.pwdata = d;
+    in.apb.pstrb = write ? 0xF : 0;
+    b.step(in, o);
+  };
+  phase(true, T3_EP_WINDOW_A_WIN_CTRL, 1, false);  // expected 1: cause EXPECTED
+  phase(true, T3_EP_WINDOW_A_WIN_CTRL, 1, true);
+  phase(true, T3_EP_WINDOW_A_WIN_BYTES, 64, false);
+  phase(true, T3_EP_WINDOW_A_WIN_BYTES, 64, true);
+  phase(true, T3_EP_WINDOW_A_WIN_CMD, T3_EP_WINDOW_R_WIN_CMD_WRITE_MASK, false);
+  phase(true, T3_EP_WINDOW_A_WIN_CMD, T3_EP_WINDOW_R_WIN_CMD_WRITE_MASK, true);  // cycle 0
+  phase(false, T3_EP_WINDOW_A_STATUS, 0, false);                                // cycle 1: the pulse
+  EXPECT_EQ(o.apb.prdata, 0u);
+  phase(false, T3_EP_WINDOW_A_STATUS, 0, true);  // cycle 2
+  EXPECT_EQ(o.apb.prdata, unsigned(EpWinCause::expected)) << "the verdict, back to back";
+  EXPECT_FALSE(unpack_window(o.tbl, 0).valid);
+}
+
+// The record's layout, field by field at the page's bit positions (not
+// through unpack_window: a layout error shared by pack and unpack shows).
+TEST(EpWindowCore, TheRecordsFieldsSitWhereThePageSays) {
+  struct Case {
+    const char* field;
+    unsigned lsb, width;
+    void (*set)(EpWin&);
+  };
+  const Case cases[] = {
+      {"valid", 0, 1, [](EpWin& w) { w.valid = true; }},
+      {"home", 1, 1, [](EpWin& w) { w.home = true; }},
+      {"det", 2, 1, [](EpWin& w) { w.det = true; }},
+      {"dtype", 3, 2, [](EpWin& w) { w.dtype = 3; }},
+      {"copy", 5, 2, [](EpWin& w) { w.copy = 3; }},
+      {"expected", 7, 8, [](EpWin& w) { w.expected = 255; }},
+      {"count_base", 15, 21, [](EpWin& w) { w.count_base = 0x1FFFFF; }},
+      {"net_base", 36, 48, [](EpWin& w) { w.net_base = 0xFFFFFFFFFFFF; }},
+      {"bytes", 84, 32, [](EpWin& w) { w.bytes = 0xFFFFFFFF; }},
+      {"src", 116, 32, [](EpWin& w) { w.src = 0xFFFFFFFF; }},
+      {"dst", 148, 32, [](EpWin& w) { w.dst = 0xFFFFFFFF; }},
+      {"merge", 180, 32, [](EpWin& w) { w.merge = 0xFFFFFFFF; }},
+      {"stage", 212, 32, [](EpWin& w) { w.stage = 0xFFFFFFFF; }},
+      {"contrib_mask", 244, 32, [](EpWin& w) { w.contrib_mask = 0xFFFFFFFF; }},
+  };
+  for (unsigned win : {0u, 1u, 15u})
+    for (const Case& c : cases) {
+      EpWin w;
+      c.set(w);
+      EpWinTable t;
+      pack_window(t, win, w);
+      for (unsigned bit = 0; bit < EpWinTable::kMaxBits; ++bit) {
+        const unsigned at = bit - win * kEpWinRecBits;
+        const bool want = bit >= win * kEpWinRecBits && at >= c.lsb && at < c.lsb + c.width;
+        ASSERT_EQ(bool(t.w[bit / 64] >> (bit % 64) & 1), want) << c.field << " in window " << win << ", bit " << bit;
+      }
+    }
+}
+
 TEST(EpWindowCore, TheRecordRoundTripsAtEveryFieldsEdges) {
   EpWinTable t;
   EpWin a;

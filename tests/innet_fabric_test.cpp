@@ -25,6 +25,7 @@
 #include "innet_devices.h"
 #include "innet_ring.h"
 #include "reg_trace.h"
+#include "t3/ep_window_regs.h"
 #include "t3/innet.h"
 #include "t3/innet_switch_map.h"
 #include "t3/mcr_table_regs.h"
@@ -756,6 +757,36 @@ TEST(InnetFabric, ASecondRunOnTheSameFabricIsItsOwn) {
   EXPECT_GT(r2.cycles, r1.cycles / 2);
   EXPECT_EQ(check(in2, out2, s.dtype, true).mismatches, 0u);
   EXPECT_EQ(r2.ep[0].pushes, s.bytes / 64);  // counted since the second run's reset
+}
+
+// A window refused through the endpoint's page 1 raises the endpoint's
+// interrupt (REFUSED, enabled) and holds it until it is cleared, with the
+// window block clocked only when its registers move.
+TEST(InnetEndpointWindow, ARefusedWindowRaisesTheInterruptUntilCleared) {
+  InnetEndpoint e{InnetEndpointParams{}};
+  InnetEndpointInputs in;
+  InnetEndpointOutputs o;
+  in.rst_n = false;
+  e.step(in, o);
+  in.rst_n = true;
+  const uint32_t page = T3_EP_WINDOW_PAGE;
+  ASSERT_EQ(e.tlm_write(page + T3_EP_WINDOW_A_INTR_ENABLE, 1), RegStatus::ok);
+  ASSERT_EQ(e.tlm_write(page + T3_EP_WINDOW_A_WIN_BYTES, 0), RegStatus::ok);  // cause BYTES
+  ASSERT_EQ(e.tlm_write(page + T3_EP_WINDOW_A_WIN_CMD, T3_EP_WINDOW_R_WIN_CMD_WRITE_MASK), RegStatus::ok);
+  for (unsigned c = 0; c < 50; ++c) {
+    e.step(in, o);
+    if (c >= 2) {
+      EXPECT_TRUE(o.intr) << "cycle " << c;
+    }
+  }
+  uint32_t st = 0;
+  ASSERT_EQ(e.tlm_read(page + T3_EP_WINDOW_A_STATUS, st), RegStatus::ok);
+  EXPECT_EQ(st & 0x1F, unsigned(EpWinCause::bytes));
+  ASSERT_EQ(e.tlm_write(page + T3_EP_WINDOW_A_INTR_STATE, 1), RegStatus::ok);
+  e.step(in, o);
+  e.step(in, o);
+  EXPECT_FALSE(o.intr) << "cleared";
+  EXPECT_EQ(e.tlm_write(0x3000, 0), RegStatus::address_error) << "page 3 holds no block";
 }
 
 TEST(InnetEndpointWindow, RefusedWindowsNameTheFieldAndChangeNothing) {

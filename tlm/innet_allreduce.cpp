@@ -32,6 +32,11 @@ bool overlap(uint64_t a, uint64_t b, uint64_t n) { return a < b + n && b < a + n
 
 EpWin all_reduce_window(uint64_t net_base, uint64_t bytes, uint64_t src, uint64_t dst, uint64_t merge,
                            unsigned expect, uint8_t dtype, bool home) {
+  const std::pair<const char*, uint64_t> wide[] = {{"bytes", bytes}, {"src", src}, {"dst", dst}, {"merge", merge}};
+  for (const auto& [n, v] : wide)
+    if (v > 0xFFFFFFFFu)
+      throw std::invalid_argument(std::string("all_reduce_window: ") + n + " = " + hex(v) +
+                                  ": a window's local fields are 32 bits (MEM_BYTES <= 1 GiB)");
   EpWin w;
   w.valid = true;
   w.net_base = net_base;

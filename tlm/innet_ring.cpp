@@ -35,7 +35,7 @@ RingReport run_ring_all_reduce(InnetFabric& f, const RingSpec& s, const std::vec
     InnetEndpoint& e = f.ep(g);
     EpWin w;
     w.valid = true;
-    w.bytes = s.bytes;
+    w.bytes = uint32_t(s.bytes);  // at most MEM_BYTES (AllReduceSpec::validate), 1 GiB
     w.dtype = s.dtype;
     w.expected = 2;  // unused by a copy window; a window's range check wants it
     w.dst = 0;

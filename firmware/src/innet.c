@@ -75,14 +75,13 @@ int t3_fm_probe(t3_fabric *f) {
   return T3_OK;
 }
 
-/* A region command's answer reaches STATUS a few cycles after the RGN_CMD
- * write (its pulse, the command's decision, the table's edge:
- * docs/blocks/mcr_table.md, "Region commands"); the command's STATUS read
- * waits for it: 20 ns, or where the device cannot wait, two reads. */
-/* A command register's answer is in STATUS a cycle or two after the write
- * (docs/blocks/mcr_table.md, docs/blocks/ep_window.md): on a host that keeps
- * time, 20 ns; on one that does not, two reads of it first. The last read's
- * error is the one reported. */
+/* A command's answer reaches STATUS a few cycles after its write (the
+ * pulse, the decision, the table's edge: docs/blocks/mcr_table.md, "Region
+ * commands"; docs/blocks/ep_window.md, its cycle table): the STATUS read
+ * waits for it, 20 ns on a host that keeps time; on one without wait_ns, two
+ * reads of it first, which assumes each access takes bus cycles (a host
+ * whose accesses take no time must give wait_ns). The settling reads'
+ * errors are dropped: the read that follows reports its own. */
 static void settle(t3_device *d, uint32_t status_addr) {
   uint32_t v;
   if (d->wait_ns) {
@@ -386,15 +385,16 @@ static int ep_check_window(t3_ep *e, uint32_t idx, const t3_ep_window *w) {
                  span_overlap(w->stage, staged, w->merge, n)))
     return EP_FAIL(T3_E_ARG, "window %u: stage = 0x%x overlaps src, dst or merge; allowed: a staging area of its own",
                    idx, w->stage);
-  for (j = 0; j < e->hw.windows; j++) {
-    const t3_ep_window *o = &e->win[j];
-    if (j == idx || !(e->win_valid >> j & 1u)) continue;
-    if (span_overlap(w->net_base, n, o->net_base, o->bytes))
+  /* Every range overlap before any counter overlap, the lowest window
+   * first: the order of the endpoint's causes 17 and 18. */
+  for (j = 0; j < e->hw.windows; j++)
+    if (j != idx && (e->win_valid >> j & 1u) && span_overlap(w->net_base, n, e->win[j].net_base, e->win[j].bytes))
       return EP_FAIL(T3_E_ARG, "window %u: net_base = 0x%llx: the range overlaps window %u's", idx,
                      (unsigned long long)w->net_base, j);
-    if (!w->copy && !o->copy && span_overlap(w->count_base, lines, o->count_base, o->bytes / fb))
+  for (j = 0; j < e->hw.windows; j++)
+    if (j != idx && (e->win_valid >> j & 1u) && !w->copy && !e->win[j].copy &&
+        span_overlap(w->count_base, lines, e->win[j].count_base, e->win[j].bytes / fb))
       return EP_FAIL(T3_E_ARG, "window %u: count_base = %u: the counters overlap window %u's", idx, w->count_base, j);
-  }
   return T3_OK;
 }
 
@@ -413,9 +413,14 @@ static int ep_window_cmd(t3_ep *e, uint32_t idx, uint32_t cmd) {
 
 int t3_ep_set_window(t3_ep *e, uint32_t idx, const t3_ep_window *w) {
   const uint32_t p = T3_EP_WINDOW_PAGE;
+  uint32_t valid;
   int rc;
   if (!e->probed) return EP_FAIL(T3_E_NOT_PROBED, "t3_ep_set_window before t3_ep_probe");
   if (!w) return EP_FAIL(T3_E_ARG, "w: no window");
+  /* The windows this driver wrote that the endpoint still holds (a reset
+   * clears them): a read, not a write. */
+  if ((rc = ep_rd(e, p + T3_EP_WINDOW_A_WIN_VALID, &valid))) return rc;
+  e->win_valid &= valid;
   if ((rc = ep_check_window(e, idx, w))) return rc;
   if ((rc = ep_wr(e, p + T3_EP_WINDOW_A_WIN_IDX, idx)) ||
       (rc = ep_wr(e, p + T3_EP_WINDOW_A_WIN_NET_LO, (uint32_t)w->net_base)) ||

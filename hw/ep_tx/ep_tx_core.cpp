@@ -54,10 +54,11 @@ void EpTxCore::clock(const EpTxCoreInputs& in) {
   const bool take = can_take();
   const unsigned tail = (head_ + count_) % txq_;
   const bool pop = count_ != 0 && slot_[head_].ready && in.req_out_ready;
-  if (in.md_valid && in.md_tag < txq_) {
+  const unsigned md_tag = in.md_tag & unsigned(low_mask(p_.tag_w()));  // the pin's width
+  if (in.md_valid && md_tag < txq_) {
     Wide d = in.md_data;
     d.truncate(p_.flit_w);
-    put(in.md_tag, d, true);
+    put(md_tag, d, true);
   }
   if (left_ != 0 && in.mr_ready) {
     addr_ = (addr_ + p_.flit_bytes()) & low_mask(48);
@@ -76,9 +77,12 @@ void EpTxCore::clock(const EpTxCoreInputs& in) {
     put(tail, h, true);
     const pkt::Header hd = pkt::unpack(h);
     if (hd.op == uint8_t(pkt::Op::push)) {
-      for (unsigned i = 1; i <= hd.len; ++i) put(tail + i, Wide{}, false);
-      count_ += 1 + hd.len;
-      left_ = hd.len;
+      // At most MAX_LEN flits read (the DMA credit controller never asks
+      // for more; a longer len leaves with MAX_LEN, docs/blocks/ep_tx.md).
+      const unsigned n = std::min<unsigned>(hd.len, p_.max_len);
+      for (unsigned i = 1; i <= n; ++i) put(tail + i, Wide{}, false);
+      count_ += 1 + n;
+      left_ = n;
       addr_ = in.pkt_local_addr & low_mask(48);
       seq_ = (tail + 1) % txq_;
       ++pushes_;

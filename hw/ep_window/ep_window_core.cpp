@@ -182,7 +182,7 @@ EpWindowCoreOutputs EpWindowCore::eval(const EpWindowCoreInputs& in) const {
   EpWindowCoreOutputs o;
   const uint64_t la = in.la_addr & low_mask(48), lb = in.lb_addr & low_mask(48);
   const int a = find_window(p_, tbl_, la, in.la_len), b = find_window(p_, tbl_, lb, in.lb_len);
-  const int c = find_counter(p_, tbl_, in.lc_ctr);
+  const int c = find_counter(p_, tbl_, uint32_t(in.lc_ctr & low_mask(p_.ctr_w())));  // the pin's width
   o.la_hit = a >= 0;
   o.la_win = uint8_t(a < 0 ? 0 : a);
   o.lb_hit = b >= 0;

@@ -130,7 +130,7 @@ RegStatus InnetEndpoint::tlm_write(uint32_t offset, uint32_t data) {
   switch (offset >> 12) {
     case 0: return dc_.tlm_write(offset, data);
     case 1:
-      win_pending_ = true;
+      win_pending_ = win_after_ = true;
       return wb_.tlm_write(offset & 0xFFF, data);
     default: return RegStatus::address_error;
   }
@@ -218,6 +218,7 @@ void InnetEndpoint::mem_add(uint64_t addr, const Wide& d, uint8_t dtype) {
 void InnetEndpoint::deliver(const ReadTag& t, const Wide& d) {
   switch (t.who) {
     case kTx:  // one a cycle: tx reads at most one flit a cycle, all with the same latency
+      if (txi_.md_valid) throw std::logic_error("innet_endpoint: two tx answers in one cycle");
       txi_.md_valid = true;
       txi_.md_tag = uint8_t(t.seq);
       txi_.md_data = d;
@@ -709,14 +710,16 @@ void InnetEndpoint::step(const InnetEndpointInputs& in, InnetEndpointOutputs& o)
   const EpTxCoreOutputs txo = tx_.eval(txi_);
   // The windows' block on page 1. Its edge comes after the engines': they
   // act on the table as it is in this cycle, as the RTL's would.
-  // Its state changes only through its registers: it is clocked in a
-  // cycle of reset, of an access to its page, or of a write's pulse (the
-  // cycle after it); in any other its outputs are those of the last.
+  // Its state changes only at the edges of cycles of reset, of an access to
+  // its page or of a write's pulse (the cycle after the write): it is
+  // clocked in those and in the one after each (where an edge's change,
+  // an interrupt set or a reset, first shows); in any other its outputs are
+  // those of the last cycle and an edge would change nothing.
   EpWindowInputs wi;
   wi.rst_n = in.rst_n;
   window_request(in.apb, 1, wi.apb);
   const unsigned page = in.apb.paddr >> 12;
-  const bool win_live = !in.rst_n || (in.apb.psel && page == 1) || win_pending_;
+  const bool win_live = !in.rst_n || (in.apb.psel && page == 1) || win_pending_ || win_after_;
   if (win_live) wb_.eval(wi, wbo_);
   o.apb = window_response(in.apb, page == 0 ? &dco_.apb : page == 1 ? &wbo_.apb : nullptr);
   o.intr = dco_.intr || wbo_.intr;
@@ -731,6 +734,7 @@ void InnetEndpoint::step(const InnetEndpointInputs& in, InnetEndpointOutputs& o)
     tx_.clock(txi_);
     wb_.clock(wi);
     win_pending_ = false;
+    win_after_ = true;
     return;
   }
   o.req_in_ready = rxq_[0].size() < rx_cap_;
@@ -766,6 +770,7 @@ void InnetEndpoint::step(const InnetEndpointInputs& in, InnetEndpointOutputs& o)
   if (dco_.pkt_valid && d.pkt_ready) accept_descriptor(dco_.pkt_hdr);
   if (win_live) wb_.clock(wi);
   win_pending_ = wi.apb.access() && wi.apb.pwrite;
+  win_after_ = win_live;
 }
 
 }  // namespace t3

@@ -38,6 +38,7 @@
 
 #include <cstdint>
 #include <deque>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -134,7 +135,10 @@ class InnetEndpoint {
   void set_window(unsigned i, const EpWin& w);
   // This GPU's port number: the src of the RESULTs its home sends.
   void set_node(uint8_t node) { node_ = node; }
-  const EpWin& window(unsigned i) const { return wb_.core().window(i); }
+  const EpWin& window(unsigned i) const {
+    if (i >= p_.windows) throw std::out_of_range("innet_endpoint window " + std::to_string(i) + ": 0..WINDOWS-1");
+    return wb_.core().window(i);
+  }
 
   // The registers, as a TLM-2.0 target reaches them: page 0 the DMA credit
   // controller's, page 1 the windows'; any other page: address error.
@@ -263,6 +267,7 @@ class InnetEndpoint {
   EpWindow wb_;  // the translation windows (page 1)
   EpWindowOutputs wbo_;
   bool win_pending_ = false;  // a write to page 1 last cycle: its pulse is now
+  bool win_after_ = false;    // the window block was clocked last cycle
   const EpWin* wt() const { return &wb_.core().window(0); }
   LocalMemory mem_;
   std::vector<uint8_t> count_, clen_;  // per flit: contributions, the line's flits

@@ -111,7 +111,7 @@ std::optional<std::string> EpTxScoreboard::observe(const EpTxInputs& in, const E
   if (in.pkt_valid && room) {
     const pkt::Header h = pkt::unpack(in.pkt_hdr);
     const bool push = h.op == uint8_t(pkt::Op::push);
-    take(in.pkt_hdr, in.pkt_local_addr, push ? h.len : 0);
+    take(in.pkt_hdr, in.pkt_local_addr, push ? std::min<unsigned>(h.len, p_.max_len) : 0);
     push ? ++pushes_ : ++pulls_;
     ++stat_[push ? 0 : 1];
   } else if (room && in.cp_valid) {

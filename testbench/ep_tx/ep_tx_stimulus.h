@@ -70,7 +70,8 @@ class EpTxStimulus {
     pkt::Header h;
     const bool push = u() < 0.7;
     h.op = uint8_t(push ? pkt::Op::push : pkt::Op::pull);
-    h.len = uint8_t(push ? rng_() % (p_.max_len + 1) : 1 + rng_() % p_.max_len);
+    h.len = uint8_t(push ? (u() < 0.02 ? p_.max_len + 1 + rng_() % 40 : rng_() % (p_.max_len + 1))
+                         : 1 + rng_() % p_.max_len);
     h.dtype = uint8_t(rng_() % 3);
     h.src = uint8_t(rng_());
     h.dst = uint8_t(rng_());

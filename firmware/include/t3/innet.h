@@ -27,7 +27,7 @@ extern "C" {
 
 #define T3_E_CPL (-20)     /* a reduction ended with an error status (t3_ep_wait) */
 #define T3_E_BUSY (-21)    /* the region index holds a region / the request queue is full */
-#define T3_E_REFUSED (-22) /* the switch refused a region command (its STATUS.CMD_CODE) */
+#define T3_E_REFUSED (-22) /* a switch refused a region command (its STATUS.CMD_CODE), an endpoint a window (STATUS.CAUSE) */
 
 #define T3_FM_MAX_SWITCHES 8
 #define T3_FM_MAX_REGIONS 64
@@ -135,8 +135,10 @@ int t3_ep_probe(t3_ep *e);
 /* INJ_LIMIT (packets outstanding; 0 pauses) and TIMEOUT (cycles; 0 none). */
 int t3_ep_configure(t3_ep *e, uint32_t inj_limit, uint32_t timeout_cycles);
 /* Window idx, checked (every rule of docs/blocks/ep_window.md, against the
- * windows this driver wrote), then written through page 1 and its STATUS
- * read back: T3_E_REFUSED names the cause the hardware gave. */
+ * windows this driver wrote that the endpoint still holds: WIN_VALID is read
+ * first), then written through page 1 and its STATUS read back:
+ * T3_E_REFUSED names the cause the endpoint gave (a window written behind
+ * the driver's back in the way). */
 int t3_ep_set_window(t3_ep *e, uint32_t idx, const t3_ep_window *w);
 int t3_ep_clear_window(t3_ep *e, uint32_t idx);
 int t3_ep_allreduce_start(t3_ep *e, const t3_ep_allreduce *a);
