@@ -72,15 +72,14 @@ module ep_window_core #(
   localparam int unsigned FB     = FLIT_W / 8;
   localparam int unsigned FB_LOG = $clog2(FB);
   localparam logic [63:0] FB64   = 64'(FB);
-  localparam logic [63:0] MB64   = 64'(MEM_BYTES);
-  localparam logic [63:0] CD64   = 64'(COUNT_DEPTH);
 
   // The causes (EpWinCause in C++, STATUS.CAUSE).
   localparam logic [4:0] C_NONE = 5'd0, C_INDEX = 5'd1, C_BYTES = 5'd2, C_NET_BASE = 5'd3,
                          C_SRC = 5'd4, C_DST = 5'd5, C_MERGE = 5'd6, C_COUNT_BASE = 5'd7,
                          C_EXPECTED = 5'd8, C_DTYPE = 5'd9, C_MERGE_SRC = 5'd10, C_COPY = 5'd11,
                          C_COPY_HOME = 5'd12, C_DET_HOME = 5'd13, C_MASK = 5'd14, C_STAGE = 5'd15,
-                         C_STAGE_OVERLAP = 5'd16, C_NET_OVERLAP = 5'd17, C_COUNT_OVERLAP = 5'd18;
+                         C_STAGE_OVERLAP = 5'd16, C_NET_OVERLAP = 5'd17, C_COUNT_OVERLAP = 5'd18,
+                         C_BUSY = 5'd19;
 
   // The table, a flat vector a field (as mcr_table's regions): window w's
   // net base is net_q[w*48 +: 48]. yosys 0.23 loses state kept as an
@@ -93,17 +92,20 @@ module ep_window_core #(
   logic [32*WINDOWS-1:0] bytes_q, src_q, dst_q, merge_q, stage_q, mask_q;
   logic [4:0] cause_q;
   logic [3:0] with_q;
-
-  // yosys 0.23: functions assign their name (no return), and locals live at
-  // module scope.
-  function automatic logic overlap(input logic [63:0] a, input logic [63:0] an,
-                                   input logic [63:0] b, input logic [63:0] bn);
-    overlap = a < b + bn && b < a + an;
-  endfunction
+  // A command accepted in its pulse's cycle, written into the table at the
+  // next edge: the check and the write in two cycles (250 MHz).
+  logic        pend_q, pend_write_q, refused_q;
+  logic [3:0]  pend_idx_q;
+  logic [47:0] pend_net_q;
+  logic [31:0] pend_bytes_q, pend_src_q, pend_dst_q, pend_merge_q, pend_stage_q, pend_mask_q;
+  logic [20:0] pend_cb_q;
+  logic [7:0]  pend_exp_q;
+  logic [1:0]  pend_dtype_q, pend_copy_q;
+  logic        pend_home_q, pend_det_q;
 
   // Not flit-aligned, or not inside MEM_BYTES with bytes after it.
-  function automatic logic buf_bad(input logic [31:0] a, input logic [63:0] bytes);
-    buf_bad = (64'(a) & (FB64 - 1)) != 0 || 64'(a) > MB64 || bytes > MB64 - 64'(a);
+  function automatic logic buf_bad(input logic [31:0] a, input logic [31:0] bytes);
+    buf_bad = (64'(a) & (FB64 - 1)) != 0 || 34'(a) + 34'(bytes) > 34'(MEM_BYTES);
   endfunction
 
   // The table on its pin (ep_window_pkg::ep_win_t a window), and the
@@ -184,73 +186,88 @@ module ep_window_core #(
     end
   end
 
-  // The command's verdict: the first rule the staged window breaks, in
-  // check_window()'s order.
+  // The command's verdict: every rule checked at once (brk[c]: rule c
+  // broken), each in the width its values need (buffers below MEM_BYTES <=
+  // 2^30, sizes of 32 bits, network addresses of 48); the write needs only
+  // that none is broken, STATUS the first, in check_window()'s order.
+  function automatic logic meet(input logic [40:0] a, input logic [40:0] an,
+                                input logic [40:0] b, input logic [40:0] bn);
+    meet = a < b + bn && b < a + an;
+  endfunction
+
+  logic [18:1] brk;
   logic [4:0]  v_cause;
   logic [3:0]  v_with;
-  logic [63:0] bytes, lines, staged, ones;
+  logic        v_ok;
+  logic [28:0] lines;
+  logic [39:0] staged;
+  logic [5:0]  ones;
   logic        net_ovl, cnt_ovl;
   logic [3:0]  net_with, cnt_with;
   always_comb begin
-    bytes  = 64'(stg_bytes_i);
-    lines  = (stg_copy_i != 2'd0) ? 64'd0 : bytes >> FB_LOG;
-    staged = 64'(stg_expected_i) * bytes;
+    lines  = (stg_copy_i != 2'd0) ? '0 : 29'(stg_bytes_i >> FB_LOG);
+    staged = 40'(stg_expected_i) * 40'(stg_bytes_i);
     ones   = '0;
-    for (int i = 0; i < 32; i++) ones = ones + 64'(stg_mask_i[i]);
+    for (int i = 0; i < 32; i++) ones = ones + 6'(stg_mask_i[i]);
     net_ovl  = 1'b0;
     cnt_ovl  = 1'b0;
     net_with = '0;
     cnt_with = '0;
     for (int j = WINDOWS - 1; j >= 0; j--) begin
       if (32'(idx_i) != j && valid_q[j]) begin
-        if (overlap(64'(stg_net_base_i), bytes, 64'(net_q[j*48 +: 48]), 64'(bytes_q[j*32 +: 32]))) begin
+        if (49'(stg_net_base_i) < 49'(net_q[j*48 +: 48]) + 49'(bytes_q[j*32 +: 32]) &&
+            49'(net_q[j*48 +: 48]) < 49'(stg_net_base_i) + 49'(stg_bytes_i)) begin
           net_ovl  = 1'b1;
           net_with = 4'(j);
         end
         if (stg_copy_i == 2'd0 && copy_q[j*2 +: 2] == 2'd0 &&
-            overlap(64'(stg_count_base_i), lines, 64'(cb_q[j*21 +: 21]),
-                    64'(bytes_q[j*32 +: 32]) >> FB_LOG)) begin
+            meet(41'(stg_count_base_i), 41'(lines), 41'(cb_q[j*21 +: 21]),
+                 41'(bytes_q[j*32 +: 32]) >> FB_LOG)) begin
           cnt_ovl  = 1'b1;
           cnt_with = 4'(j);
         end
       end
     end
-    v_with = '0;
-    if (!cmd_write_i) v_cause = (32'(idx_i) >= WINDOWS) ? C_INDEX : C_NONE;
-    else if (32'(idx_i) >= WINDOWS) v_cause = C_INDEX;
-    else if (bytes == 0 || (bytes & (FB64 - 1)) != 0) v_cause = C_BYTES;
-    else if ((64'(stg_net_base_i) & (FB64 - 1)) != 0 || 64'(stg_net_base_i) + bytes > 64'h1_0000_0000_0000)
-      v_cause = C_NET_BASE;
-    else if (buf_bad(stg_src_i, bytes)) v_cause = C_SRC;
-    else if (buf_bad(stg_dst_i, bytes)) v_cause = C_DST;
-    else if (buf_bad(stg_merge_i, bytes)) v_cause = C_MERGE;
-    else if (64'(stg_count_base_i) > CD64 || lines > CD64 - 64'(stg_count_base_i)) v_cause = C_COUNT_BASE;
-    else if (stg_expected_i < 8'd2) v_cause = C_EXPECTED;
-    else if (stg_dtype_i > 2'd2) v_cause = C_DTYPE;
-    else if (stg_home_i && overlap(64'(stg_merge_i), bytes, 64'(stg_src_i), bytes)) v_cause = C_MERGE_SRC;
-    else if (stg_copy_i > 2'd2) v_cause = C_COPY;
-    else if (stg_copy_i != 2'd0 && (stg_home_i || stg_det_i)) v_cause = C_COPY_HOME;
-    else if (stg_det_i && !stg_home_i) v_cause = C_DET_HOME;
-    else if (stg_det_i && ones != 64'(stg_expected_i)) v_cause = C_MASK;
-    else if (stg_det_i && ((64'(stg_stage_i) & (FB64 - 1)) != 0 || 64'(stg_stage_i) > MB64 ||
-                           staged > MB64 - 64'(stg_stage_i)))
-      v_cause = C_STAGE;
-    else if (stg_det_i && (overlap(64'(stg_stage_i), staged, 64'(stg_src_i), bytes) ||
-                           overlap(64'(stg_stage_i), staged, 64'(stg_dst_i), bytes) ||
-                           overlap(64'(stg_stage_i), staged, 64'(stg_merge_i), bytes)))
-      v_cause = C_STAGE_OVERLAP;
-    else if (net_ovl) begin
-      v_cause = C_NET_OVERLAP;
-      v_with  = net_with;
-    end else if (cnt_ovl) begin
-      v_cause = C_COUNT_OVERLAP;
-      v_with  = cnt_with;
-    end else v_cause = C_NONE;
+    brk[C_INDEX]     = 32'(idx_i) >= WINDOWS;
+    brk[C_BYTES]     = stg_bytes_i == '0 || (64'(stg_bytes_i) & (FB64 - 1)) != 0;
+    brk[C_NET_BASE]  = (64'(stg_net_base_i) & (FB64 - 1)) != 0 ||
+                       49'(stg_net_base_i) + 49'(stg_bytes_i) > 49'h1_0000_0000_0000;
+    brk[C_SRC]       = buf_bad(stg_src_i, stg_bytes_i);
+    brk[C_DST]       = buf_bad(stg_dst_i, stg_bytes_i);
+    brk[C_MERGE]     = buf_bad(stg_merge_i, stg_bytes_i);
+    brk[C_COUNT_BASE] = 30'(stg_count_base_i) + 30'(lines) > 30'(COUNT_DEPTH);
+    brk[C_EXPECTED]  = stg_expected_i < 8'd2;
+    brk[C_DTYPE]     = stg_dtype_i > 2'd2;
+    brk[C_MERGE_SRC] = stg_home_i && meet(41'(stg_merge_i), 41'(stg_bytes_i), 41'(stg_src_i), 41'(stg_bytes_i));
+    brk[C_COPY]      = stg_copy_i > 2'd2;
+    brk[C_COPY_HOME] = stg_copy_i != 2'd0 && (stg_home_i || stg_det_i);
+    brk[C_DET_HOME]  = stg_det_i && !stg_home_i;
+    brk[C_MASK]      = stg_det_i && 8'(ones) != stg_expected_i;
+    brk[C_STAGE]     = stg_det_i && ((64'(stg_stage_i) & (FB64 - 1)) != 0 ||
+                                     41'(stg_stage_i) + 41'(staged) > 41'(MEM_BYTES));
+    brk[C_STAGE_OVERLAP] = stg_det_i && (meet(41'(stg_stage_i), 41'(staged), 41'(stg_src_i), 41'(stg_bytes_i)) ||
+                                         meet(41'(stg_stage_i), 41'(staged), 41'(stg_dst_i), 41'(stg_bytes_i)) ||
+                                         meet(41'(stg_stage_i), 41'(staged), 41'(stg_merge_i), 41'(stg_bytes_i)));
+    brk[C_NET_OVERLAP]   = net_ovl;
+    brk[C_COUNT_OVERLAP] = cnt_ovl;
+    // A CLEAR is refused only for its index.
+    if (!cmd_write_i) brk[18:2] = '0;
+    v_ok    = brk == '0 && !pend_q;
+    v_cause = C_NONE;
+    for (int c = 18; c >= 1; c--)
+      if (brk[c]) v_cause = 5'(c);
+    v_with = v_cause == C_NET_OVERLAP ? net_with : v_cause == C_COUNT_OVERLAP ? cnt_with : '0;
+    // A command in the cycle after an accepted one's pulse (reachable only
+    // from a host that pulses WIN_CMD in two cycles running, not over APB).
+    if (pend_q) begin
+      v_cause = C_BUSY;
+      v_with  = '0;
+    end
   end
 
   assign cause_o      = cause_q;
   assign cause_with_o = with_q;
-  assign ev_refused_o = (cmd_write_i || cmd_clear_i) && v_cause != C_NONE;
+  assign ev_refused_o = refused_q;  // a cycle after the pulse, with STATUS
 
   always_ff @(posedge clk_i) begin
     if (!rst_ni) begin
@@ -270,27 +287,67 @@ module ep_window_core #(
       mask_q  <= '0;
       cause_q <= '0;
       with_q  <= '0;
-    end else if (cmd_write_i || cmd_clear_i) begin
-      cause_q <= v_cause;
-      with_q  <= v_with;
+      pend_q       <= 1'b0;
+      refused_q    <= 1'b0;
+      pend_write_q <= 1'b0;
+      pend_idx_q   <= '0;
+      pend_home_q  <= 1'b0;
+      pend_det_q   <= 1'b0;
+      pend_dtype_q <= '0;
+      pend_copy_q  <= '0;
+      pend_exp_q   <= '0;
+      pend_cb_q    <= '0;
+      pend_net_q   <= '0;
+      pend_bytes_q <= '0;
+      pend_src_q   <= '0;
+      pend_dst_q   <= '0;
+      pend_merge_q <= '0;
+      pend_stage_q <= '0;
+      pend_mask_q  <= '0;
+    end else begin
       for (int w = 0; w < WINDOWS; w++) begin
-        if (v_cause == C_NONE && 32'(idx_i) == w) begin
-          valid_q[w] <= cmd_write_i;
-          if (cmd_write_i) begin
-            home_q[w]           <= stg_home_i;
-            det_q[w]            <= stg_det_i;
-            dtype_q[w*2 +: 2]   <= stg_dtype_i;
-            copy_q[w*2 +: 2]    <= stg_copy_i;
-            exp_q[w*8 +: 8]     <= stg_expected_i;
-            cb_q[w*21 +: 21]    <= stg_count_base_i;
-            net_q[w*48 +: 48]   <= stg_net_base_i;
-            bytes_q[w*32 +: 32] <= stg_bytes_i;
-            src_q[w*32 +: 32]   <= stg_src_i;
-            dst_q[w*32 +: 32]   <= stg_dst_i;
-            merge_q[w*32 +: 32] <= stg_merge_i;
-            stage_q[w*32 +: 32] <= stg_stage_i;
-            mask_q[w*32 +: 32]  <= stg_mask_i;
+        if (pend_q && 32'(pend_idx_q) == w) begin
+          valid_q[w] <= pend_write_q;
+          if (pend_write_q) begin
+            home_q[w]           <= pend_home_q;
+            det_q[w]            <= pend_det_q;
+            dtype_q[w*2 +: 2]   <= pend_dtype_q;
+            copy_q[w*2 +: 2]    <= pend_copy_q;
+            exp_q[w*8 +: 8]     <= pend_exp_q;
+            cb_q[w*21 +: 21]    <= pend_cb_q;
+            net_q[w*48 +: 48]   <= pend_net_q;
+            bytes_q[w*32 +: 32] <= pend_bytes_q;
+            src_q[w*32 +: 32]   <= pend_src_q;
+            dst_q[w*32 +: 32]   <= pend_dst_q;
+            merge_q[w*32 +: 32] <= pend_merge_q;
+            stage_q[w*32 +: 32] <= pend_stage_q;
+            mask_q[w*32 +: 32]  <= pend_mask_q;
           end
+        end
+      end
+      pend_q    <= (cmd_write_i || cmd_clear_i) && v_ok;
+      refused_q <= (cmd_write_i || cmd_clear_i) && !v_ok;
+      if (cmd_write_i || cmd_clear_i) begin
+        cause_q <= v_cause;
+        with_q  <= v_with;
+        // Loaded by every command (pend_q says whether it counts): the
+        // check's verdict reaches two flops, not the window's 276.
+        begin
+          pend_write_q <= cmd_write_i;
+          pend_idx_q   <= idx_i;
+          pend_home_q  <= stg_home_i;
+          pend_det_q   <= stg_det_i;
+          pend_dtype_q <= stg_dtype_i;
+          pend_copy_q  <= stg_copy_i;
+          pend_exp_q   <= stg_expected_i;
+          pend_cb_q    <= stg_count_base_i;
+          pend_net_q   <= stg_net_base_i;
+          pend_bytes_q <= stg_bytes_i;
+          pend_src_q   <= stg_src_i;
+          pend_dst_q   <= stg_dst_i;
+          pend_merge_q <= stg_merge_i;
+          pend_stage_q <= stg_stage_i;
+          pend_mask_q  <= stg_mask_i;
         end
       end
     end

@@ -3,7 +3,7 @@
 // The structs through which ep_window's core meets its register block
 // (rtl/ep_window_reg_top.sv): reg2hw carries RW and W1C values and W1P
 // pulses to the core, hw2reg carries RO values, W1C set events and busy
-// (never (a window command completes in the cycle after its write; nothing is locked)) from it.
+// (never (a window command is checked in the cycle after its write and written in the next; nothing is locked)) from it.
 package ep_window_reg_pkg;
 
   localparam int unsigned REG_AW = 12;  // a 4 KiB window: paddr_i's width

@@ -26,8 +26,8 @@ EpWin good() {
 }
 
 // The page's cycle table: a write of WIN_CMD.WRITE in cycle 0's access
-// phase pulses cmd_write in cycle 1; the window is in the table (tbl_o, the
-// lookups, STATUS) from cycle 2.
+// phase pulses cmd_write in cycle 1 (checked; STATUS from cycle 2); the
+// window is in the table (tbl_o, the lookups) from cycle 3.
 TEST(EpWindowBlock, CycleTableOfAWindowCommand) {
   EpWindow b{EpWindowParams{}};
   EpWindowInputs in;
@@ -59,9 +59,11 @@ TEST(EpWindowBlock, CycleTableOfAWindowCommand) {
   in.la_len = 4;
   write(T3_EP_WINDOW_A_WIN_CMD, T3_EP_WINDOW_R_WIN_CMD_WRITE_MASK);  // cycle 0: the access phase
   EXPECT_FALSE(o.la_hit);
-  b.step(in, o);  // cycle 1: the pulse
-  EXPECT_FALSE(o.la_hit) << "the window is written at the end of the pulse's cycle";
-  b.step(in, o);  // cycle 2
+  b.step(in, o);  // cycle 1: the pulse, the check
+  EXPECT_FALSE(o.la_hit);
+  b.step(in, o);  // cycle 2: written at its end
+  EXPECT_FALSE(o.la_hit) << "the window is written at the end of the cycle after the pulse's";
+  b.step(in, o);  // cycle 3
   EXPECT_TRUE(o.la_hit);
   EXPECT_EQ(unpack_window(o.tbl, 0), [&] {
     EpWin v = w;
@@ -147,6 +149,29 @@ TEST(EpWindowCore, TheRecordsFieldsSitWhereThePageSays) {
         ASSERT_EQ(bool(t.w[bit / 64] >> (bit % 64) & 1), want) << c.field << " in window " << win << ", bit " << bit;
       }
     }
+}
+
+// Two commands in two cycles running (a host that pulses WIN_CMD without
+// the APB's two cycles a write): the second is refused BUSY, the first is
+// written.
+TEST(EpWindowCore, ACommandWhileTheLastIsBeingWrittenIsBusy) {
+  EpWindowCore core{EpWindowParams{}};
+  EpWindowCoreInputs in;
+  in.rst_n = true;
+  in.stg = good();
+  in.cmd_write = true;
+  EXPECT_FALSE(core.step(in).ev_refused);
+  in.idx = 1;
+  in.stg.net_base = 0x8000;
+  in.stg.count_base = 100;
+  EXPECT_FALSE(core.step(in).ev_refused) << "the first was accepted";
+  in.cmd_write = false;
+  const EpWindowCoreOutputs o = core.step(in);
+  EXPECT_TRUE(o.ev_refused) << "BUSY, with STATUS";
+  EXPECT_EQ(o.cause, unsigned(EpWinCause::busy));
+  EXPECT_TRUE(core.window(0).valid);
+  EXPECT_FALSE(core.window(1).valid);
+  EXPECT_STREQ(name(EpWinCause::busy), "busy");
 }
 
 TEST(EpWindowCore, TheRecordRoundTripsAtEveryFieldsEdges) {

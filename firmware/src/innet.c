@@ -328,7 +328,7 @@ static int span_overlap(uint64_t a, uint64_t an, uint64_t b, uint64_t bn) { retu
 static const char *const ep_causes[] = {"none", "INDEX", "BYTES", "NET_BASE", "SRC", "DST", "MERGE",
                                         "COUNT_BASE", "EXPECTED", "DTYPE", "MERGE_SRC", "COPY", "COPY_HOME",
                                         "DET_HOME", "MASK", "STAGE", "STAGE_OVERLAP", "NET_OVERLAP",
-                                        "COUNT_OVERLAP"};
+                                        "COUNT_OVERLAP", "BUSY"};
 
 /* A buffer of the window: flit-aligned, inside local memory. */
 static int ep_buf(t3_ep *e, uint32_t idx, const char *name, uint64_t a, uint64_t bytes) {

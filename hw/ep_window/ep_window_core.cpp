@@ -67,7 +67,7 @@ const char* name(EpWinCause c) {
   static const char* const n[kEpWinCauses] = {
       "none",  "index", "bytes",    "net_base", "src",       "dst",       "merge",
       "count_base", "expected", "dtype", "merge_src", "copy",     "copy_home", "det_home",
-      "mask",  "stage", "stage_overlap", "net_overlap", "count_overlap"};
+      "mask",  "stage", "stage_overlap", "net_overlap", "count_overlap", "busy"};
   return unsigned(c) < kEpWinCauses ? n[unsigned(c)] : "?";
 }
 
@@ -149,6 +149,7 @@ std::string describe(const EpWindowParams& p, const EpWinVerdict& v, unsigned id
     case EpWinCause::net_overlap: return s + "net_base: range overlaps window " + std::to_string(v.with) + "'s";
     case EpWinCause::count_overlap:
       return s + "count_base: range overlaps window " + std::to_string(v.with) + "'s counters";
+    case EpWinCause::busy: return s + "a command in the cycle after another's (that one was being written)";
   }
   return s + "?";
 }
@@ -173,6 +174,7 @@ int find_counter(const EpWindowParams& p, const EpWin* tbl, uint32_t c) {
 EpWindowCore::EpWindowCore(const EpWindowParams& p) : p_(p) { p_.validate(); }
 
 EpWinVerdict EpWindowCore::command(const EpWindowCoreInputs& in) const {
+  if (pend_) return {EpWinCause::busy, 0};
   if (in.cmd_write) return check_window(p_, tbl_, in.idx, in.stg);
   if (in.idx >= p_.windows) return {EpWinCause::index, 0};
   return {};
@@ -195,7 +197,7 @@ EpWindowCoreOutputs EpWindowCore::eval(const EpWindowCoreInputs& in) const {
   }
   o.cause = cause_;
   o.cause_with = with_;
-  o.ev_refused = (in.cmd_write || in.cmd_clear) && command(in).cause != EpWinCause::none;
+  o.ev_refused = refused_;
   if (in.idx < p_.windows) o.rd = tbl_[in.idx];
   return o;
 }
@@ -204,19 +206,25 @@ void EpWindowCore::clock(const EpWindowCoreInputs& in) {
   if (!in.rst_n) {
     for (EpWin& w : tbl_) w = EpWin{};
     cause_ = with_ = 0;
+    pend_ = refused_ = false;
     return;
   }
+  const bool was_pending = pend_;
+  if (pend_) {  // the last cycle's command, written now
+    tbl_[pend_idx_] = pend_win_;
+    pend_ = false;
+  }
+  refused_ = false;
   if (!in.cmd_write && !in.cmd_clear) return;
-  const EpWinVerdict v = command(in);
+  const EpWinVerdict v = was_pending ? EpWinVerdict{EpWinCause::busy, 0} : command(in);
   cause_ = uint8_t(v.cause);
   with_ = uint8_t(v.with);
-  if (v.cause != EpWinCause::none) return;
-  if (in.cmd_write) {
-    tbl_[in.idx] = in.stg;
-    tbl_[in.idx].valid = true;
-  } else {
-    tbl_[in.idx].valid = false;
-  }
+  refused_ = v.cause != EpWinCause::none;
+  if (refused_) return;
+  pend_ = true;
+  pend_idx_ = in.idx;
+  pend_win_ = in.cmd_write ? in.stg : tbl_[in.idx];
+  pend_win_.valid = in.cmd_write;
 }
 
 }  // namespace t3

@@ -87,8 +87,9 @@ enum class EpWinCause : uint8_t {
   stage_overlap = 16,  // det: the staging area overlaps src, dst or merge
   net_overlap = 17,    // the range overlaps another valid window's
   count_overlap = 18,  // the counters overlap another valid region window's
+  busy = 19,           // a command in the cycle after another's: that one is being written
 };
-inline constexpr unsigned kEpWinCauses = 19;
+inline constexpr unsigned kEpWinCauses = 20;
 const char* name(EpWinCause c);
 
 struct EpWinVerdict {
@@ -131,7 +132,7 @@ struct EpWindowCoreInputs : EpWindowDataIn {
 
 struct EpWindowCoreOutputs : EpWindowDataOut {
   uint8_t cause = 0, cause_with = 0;  // the last command's answer
-  bool ev_refused = false;            // a command refused in this cycle
+  bool ev_refused = false;            // the last cycle's command was refused (with STATUS)
   uint32_t valid = 0;                 // a bit a window
   EpWin rd;                           // window idx (zero at or above WINDOWS)
 };
@@ -151,12 +152,19 @@ class EpWindowCore {
   const EpWin& window(unsigned i) const { return tbl_[i]; }
 
  private:
-  // The command of this cycle's answer (write before clear).
+  // The verdict on this cycle's command (write before clear), against the
+  // table as it is in this cycle.
   EpWinVerdict command(const EpWindowCoreInputs& in) const;
 
   EpWindowParams p_;
   EpWin tbl_[16];
   uint8_t cause_ = 0, with_ = 0;
+  // A command accepted in the last cycle, written into the table at this
+  // cycle's edge (its check and its write in two cycles: 250 MHz).
+  bool pend_ = false;
+  bool refused_ = false;  // the last cycle's command refused: the REFUSED event now
+  unsigned pend_idx_ = 0;
+  EpWin pend_win_;
 };
 
 }  // namespace t3

@@ -82,7 +82,7 @@ struct EpWindowReg2Hw {
 };
 
 // What the hardware gives: RO values, W1C set events (bits to set), and
-// whether the block is busy (never (a window command completes in the cycle after its write; nothing is locked)), which locks the busy-locked
+// whether the block is busy (never (a window command is checked in the cycle after its write and written in the next; nothing is locked)), which locks the busy-locked
 // registers.
 struct EpWindowHw2Reg {
   uint32_t intr_state_refused_set = 0;  // 1 bit

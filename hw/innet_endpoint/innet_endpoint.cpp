@@ -100,7 +100,7 @@ void InnetEndpoint::set_window(unsigned i, const EpWin& w) {
     throw std::invalid_argument(describe(wp, EpWinVerdict{EpWinCause::index, 0}, i, w));
   }
   // What the endpoint driver writes (t3_ep_set_window), through the same
-  // registers, and the one cycle the window block takes to write it.
+  // registers, and the two cycles the window block takes to check and write it.
   const std::pair<uint32_t, uint32_t> regs[] = {
       {T3_EP_WINDOW_A_WIN_IDX, i},
       {T3_EP_WINDOW_A_WIN_NET_LO, uint32_t(w.net_base)},
@@ -123,7 +123,9 @@ void InnetEndpoint::set_window(unsigned i, const EpWin& w) {
     if (wb_.tlm_write(a, d) != RegStatus::ok) throw std::logic_error("innet_endpoint: window register " + hex(a));
   EpWindowInputs in;
   in.rst_n = true;
-  wb_.step(in, wbo_);
+  wb_.step(in, wbo_);  // the pulse: checked
+  wb_.step(in, wbo_);  // written
+  win_after_ = true;
 }
 
 RegStatus InnetEndpoint::tlm_write(uint32_t offset, uint32_t data) {

@@ -128,8 +128,8 @@ class InnetEndpoint {
   void step(const InnetEndpointInputs& in, InnetEndpointOutputs& out);
 
   // Window i as the endpoint driver writes it through page 1's registers
-  // (t3_ep_set_window), taking effect at once (the window block's one
-  // cycle run here). Throws std::invalid_argument naming the field and its
+  // (t3_ep_set_window), taking effect at once (the window block's two
+  // cycles run here). Throws std::invalid_argument naming the field and its
   // allowed range (ep_window's check_window()); a refused window changes
   // nothing. w.valid false clears the window.
   void set_window(unsigned i, const EpWin& w);

@@ -109,6 +109,8 @@ TEST(EpWindowCosim, AWindowWrittenReadBackAndLookedUp) {
   EXPECT_TRUE(b.write_reg(T3_EP_WINDOW_A_WIN_CMD, T3_EP_WINDOW_R_WIN_CMD_CLEAR_MASK));
   b.cycle();  // the pulse's cycle: still there
   EXPECT_TRUE(b.out().la_hit);
+  b.cycle();  // cleared at its end
+  EXPECT_TRUE(b.out().la_hit);
   b.cycle();
   EXPECT_FALSE(b.out().la_hit);
   EXPECT_EQ(b.read_reg(T3_EP_WINDOW_A_WIN_VALID), 0u);
@@ -149,6 +151,7 @@ TEST(EpWindowCosim, EveryCauseRefusesAndChangesNothing) {
     c.edit(w, fb, mb);
     ASSERT_TRUE(b.write_reg(T3_EP_WINDOW_A_INTR_STATE, 1));
     EXPECT_EQ(b.write_window(0, w) & 0x1F, c.cause) << name(EpWinCause(c.cause));
+    b.cycle();  // the REFUSED event came with STATUS: INTR_STATE from the next cycle
     EXPECT_TRUE(b.out().intr) << name(EpWinCause(c.cause));
     EXPECT_EQ(b.read_reg(T3_EP_WINDOW_A_WIN_VALID), p.windows > 1 ? 2u : 0u);
   }
@@ -200,9 +203,11 @@ TEST(EpWindowCosim, ConstrainedRandom) {
     EXPECT_GT(sb.hits(), cycles / 20);
     EXPECT_GT(sb.counter_hits(), cycles / 50);
     // Every cause the configuration can give (an index past 15 cannot be
-    // written; one window overlaps no other).
+    // written; one window overlaps no other; BUSY needs two pulses in two
+    // cycles running, which APB cannot make: EpWindowCore.*Busy).
     for (unsigned k = 1; k < kEpWinCauses; ++k) {
-      const bool possible = !(k == 1 && params().windows == 16) && !(k >= 17 && params().windows == 1);
+      const bool possible = !(k == 1 && params().windows == 16) && !(k >= 17 && params().windows == 1) &&
+                            k != unsigned(EpWinCause::busy);
       if (possible) {
         EXPECT_GT(sb.refused(k), 0u) << "no command refused for " << name(EpWinCause(k));
       }

@@ -179,22 +179,38 @@ std::optional<std::string> EpWindowScoreboard::observe(const EpWindowInputs& in,
   if (!in.rst_n) {
     for (Win& w : tbl_) w = Win{};
     cause_ = with_ = 0;
+    pending_.reset();
+    refused_now_ = false;
     regs_.reset();
   } else {
+    // The page: a command accepted in its pulse's cycle is in the table
+    // from the cycle after the next; a command in between is BUSY.
+    const bool busy = pending_.has_value();
+    if (refused_now_)
+      regs_.set_event(unsigned(EpWindowReg::intr_state), T3_EP_WINDOW_R_INTR_STATE_REFUSED_MASK);
+    refused_now_ = false;
+    if (pending_) {
+      tbl_[pending_->first] = pending_->second;
+      pending_.reset();
+    }
     if (write || clear) {
       std::pair<unsigned, unsigned> v{idx >= p_.windows ? 1u : 0u, 0u};
       if (write) v = verdict(idx, staged());
+      if (busy) v = {19u, 0u};
       cause_ = v.first;
       with_ = v.second;
       if (v.first) {
         ++refused_[v.first];
-        regs_.set_event(unsigned(EpWindowReg::intr_state), T3_EP_WINDOW_R_INTR_STATE_REFUSED_MASK);
+        refused_now_ = true;  // the REFUSED event comes with STATUS, a cycle after the pulse
       } else if (write) {
-        tbl_[idx] = staged();
-        tbl_[idx].valid = true;
+        Win w = staged();
+        w.valid = true;
+        pending_.emplace(idx, w);
         ++written_;
       } else {
-        tbl_[idx].valid = false;
+        Win w = tbl_[idx];
+        w.valid = false;
+        pending_.emplace(idx, w);
         ++cleared_;
       }
     }

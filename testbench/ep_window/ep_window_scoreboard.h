@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 
 #include "complaints.h"
 #include "ep_window/ep_window.h"
@@ -50,6 +51,8 @@ class EpWindowScoreboard {
   RegShadow<EpWindowRegMap> regs_;
   Win tbl_[16];
   unsigned cause_ = 0, with_ = 0;
+  std::optional<std::pair<unsigned, Win>> pending_;  // accepted, written at the next edge
+  bool refused_now_ = false;  // a command refused at the last edge: its event in this cycle
   uint64_t written_ = 0, cleared_ = 0, refused_[32] = {}, hits_ = 0, counter_hits_ = 0;
 };
 
