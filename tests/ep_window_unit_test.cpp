@@ -25,72 +25,18 @@ EpWin good() {
   return w;
 }
 
-// The page's cycle table: a write of WIN_CMD.WRITE in cycle 0's access
-// phase pulses cmd_write in cycle 1 (checked; STATUS from cycle 2); the
-// window is in the table (tbl_o, the lookups) from cycle 3.
-TEST(EpWindowBlock, CycleTableOfAWindowCommand) {
+// The block after a reset, and one APB phase a cycle on its port.
+struct BlockBench {
   EpWindow b{EpWindowParams{}};
   EpWindowInputs in;
   EpWindowOutputs o;
-  in.rst_n = false;
-  b.step(in, o);
-  in.rst_n = true;
-  auto write = [&](uint32_t a, uint32_t d) {  // setup, then access
-    in.apb = ApbRequest{};
-    in.apb.psel = true;
-    in.apb.pwrite = true;
-    in.apb.paddr = a;
-    in.apb.pwdata = d;
-    in.apb.pstrb = 0xF;
+  BlockBench() {
+    in.rst_n = false;
     b.step(in, o);
-    in.apb.penable = true;
-    b.step(in, o);
-    EXPECT_FALSE(o.apb.pslverr) << std::hex << a;
-    in.apb = ApbRequest{};
-  };
-  const EpWin w = good();
-  write(T3_EP_WINDOW_A_WIN_NET_LO, uint32_t(w.net_base));
-  write(T3_EP_WINDOW_A_WIN_BYTES, w.bytes);
-  write(T3_EP_WINDOW_A_WIN_DST, w.dst);
-  write(T3_EP_WINDOW_A_WIN_MERGE, w.merge);
-  write(T3_EP_WINDOW_A_WIN_COUNT_BASE, w.count_base);
-  write(T3_EP_WINDOW_A_WIN_CTRL, 4 | 2 << 8);
-  in.la_addr = w.net_base;
-  in.la_len = 4;
-  write(T3_EP_WINDOW_A_WIN_CMD, T3_EP_WINDOW_R_WIN_CMD_WRITE_MASK);  // cycle 0: the access phase
-  EXPECT_FALSE(o.la_hit);
-  b.step(in, o);  // cycle 1: the pulse, the check
-  EXPECT_FALSE(o.la_hit);
-  b.step(in, o);  // cycle 2: written at its end
-  EXPECT_FALSE(o.la_hit) << "the window is written at the end of the cycle after the pulse's";
-  b.step(in, o);  // cycle 3
-  EXPECT_TRUE(o.la_hit);
-  EXPECT_EQ(unpack_window(o.tbl, 0), [&] {
-    EpWin v = w;
-    v.valid = true;
-    return v;
-  }());
-  in.apb = ApbRequest{};  // STATUS read: setup, then access
-  in.apb.psel = true;
-  in.apb.paddr = T3_EP_WINDOW_A_STATUS;
-  b.step(in, o);
-  in.apb.penable = true;
-  b.step(in, o);
-  EXPECT_EQ(o.apb.prdata, 0u);
-  EXPECT_FALSE(o.apb.pslverr);
-}
-
-// The same command refused, and a read of STATUS back to back with the
-// write: its setup phase in the pulse's cycle, its access in the next
-// returns the verdict.
-TEST(EpWindowBlock, ARefusalIsInStatusForAReadBackToBack) {
-  EpWindow b{EpWindowParams{}};
-  EpWindowInputs in;
-  EpWindowOutputs o;
-  in.rst_n = false;
-  b.step(in, o);
-  in.rst_n = true;
-  auto phase = [&](bool write, uint32_t a, uint32_t d, bool access) {
+    in.rst_n = true;
+  }
+  void step() { b.step(in, o); }
+  void phase(bool write, uint32_t a, uint32_t d, bool access) {
     in.apb = ApbRequest{};
     in.apb.psel = true;
     in.apb.penable = access;
@@ -98,57 +44,60 @@ TEST(EpWindowBlock, ARefusalIsInStatusForAReadBackToBack) {
     in.apb.paddr = a;
     in.apb.pwdata = d;
     in.apb.pstrb = write ? 0xF : 0;
-    b.step(in, o);
-  };
-  phase(true, T3_EP_WINDOW_A_WIN_CTRL, 1, false);  // expected 1: cause EXPECTED
-  phase(true, T3_EP_WINDOW_A_WIN_CTRL, 1, true);
-  phase(true, T3_EP_WINDOW_A_WIN_BYTES, 64, false);
-  phase(true, T3_EP_WINDOW_A_WIN_BYTES, 64, true);
-  phase(true, T3_EP_WINDOW_A_WIN_CMD, T3_EP_WINDOW_R_WIN_CMD_WRITE_MASK, false);
-  phase(true, T3_EP_WINDOW_A_WIN_CMD, T3_EP_WINDOW_R_WIN_CMD_WRITE_MASK, true);  // cycle 0
-  phase(false, T3_EP_WINDOW_A_STATUS, 0, false);                                // cycle 1: the pulse
-  EXPECT_EQ(o.apb.prdata, 0u);
-  phase(false, T3_EP_WINDOW_A_STATUS, 0, true);  // cycle 2
-  EXPECT_EQ(o.apb.prdata, unsigned(EpWinCause::expected)) << "the verdict, back to back";
-  EXPECT_FALSE(unpack_window(o.tbl, 0).valid);
+    step();
+  }
+  void write(uint32_t a, uint32_t d) {  // setup, then access
+    phase(true, a, d, false);
+    phase(true, a, d, true);
+    EXPECT_FALSE(o.apb.pslverr) << std::hex << a;
+    in.apb = ApbRequest{};
+  }
+};
+
+// The page's cycle table: a write of WIN_CMD.WRITE in cycle 0's access
+// phase pulses cmd_write in cycle 1 (checked; STATUS from cycle 2); the
+// window is in the table (tbl_o, the lookups) from cycle 3.
+TEST(EpWindowBlock, CycleTableOfAWindowCommand) {
+  BlockBench t;
+  const EpWin w = good();
+  t.write(T3_EP_WINDOW_A_WIN_NET_LO, uint32_t(w.net_base));
+  t.write(T3_EP_WINDOW_A_WIN_BYTES, w.bytes);
+  t.write(T3_EP_WINDOW_A_WIN_DST, w.dst);
+  t.write(T3_EP_WINDOW_A_WIN_MERGE, w.merge);
+  t.write(T3_EP_WINDOW_A_WIN_COUNT_BASE, w.count_base);
+  t.write(T3_EP_WINDOW_A_WIN_CTRL, 4 | 2 << 8);
+  t.in.la_addr = w.net_base;
+  t.in.la_len = 4;
+  t.write(T3_EP_WINDOW_A_WIN_CMD, T3_EP_WINDOW_R_WIN_CMD_WRITE_MASK);  // cycle 0: the access phase
+  EXPECT_FALSE(t.o.la_hit);
+  t.step();  // cycle 1: the pulse, the check
+  EXPECT_FALSE(t.o.la_hit);
+  t.step();  // cycle 2: written at its end
+  EXPECT_FALSE(t.o.la_hit) << "the window is written at the end of the cycle after the pulse's";
+  t.step();  // cycle 3
+  EXPECT_TRUE(t.o.la_hit);
+  EpWin v = w;
+  v.valid = true;
+  EXPECT_EQ(unpack_window(t.o.tbl, 0), v);
+  t.phase(false, T3_EP_WINDOW_A_STATUS, 0, false);
+  t.phase(false, T3_EP_WINDOW_A_STATUS, 0, true);
+  EXPECT_EQ(t.o.apb.prdata, 0u);
+  EXPECT_FALSE(t.o.apb.pslverr);
 }
 
-// The record's layout, field by field at the page's bit positions (not
-// through unpack_window: a layout error shared by pack and unpack shows).
-TEST(EpWindowCore, TheRecordsFieldsSitWhereThePageSays) {
-  struct Case {
-    const char* field;
-    unsigned lsb, width;
-    void (*set)(EpWin&);
-  };
-  const Case cases[] = {
-      {"valid", 0, 1, [](EpWin& w) { w.valid = true; }},
-      {"home", 1, 1, [](EpWin& w) { w.home = true; }},
-      {"det", 2, 1, [](EpWin& w) { w.det = true; }},
-      {"dtype", 3, 2, [](EpWin& w) { w.dtype = 3; }},
-      {"copy", 5, 2, [](EpWin& w) { w.copy = 3; }},
-      {"expected", 7, 8, [](EpWin& w) { w.expected = 255; }},
-      {"count_base", 15, 21, [](EpWin& w) { w.count_base = 0x1FFFFF; }},
-      {"net_base", 36, 48, [](EpWin& w) { w.net_base = 0xFFFFFFFFFFFF; }},
-      {"bytes", 84, 32, [](EpWin& w) { w.bytes = 0xFFFFFFFF; }},
-      {"src", 116, 32, [](EpWin& w) { w.src = 0xFFFFFFFF; }},
-      {"dst", 148, 32, [](EpWin& w) { w.dst = 0xFFFFFFFF; }},
-      {"merge", 180, 32, [](EpWin& w) { w.merge = 0xFFFFFFFF; }},
-      {"stage", 212, 32, [](EpWin& w) { w.stage = 0xFFFFFFFF; }},
-      {"contrib_mask", 244, 32, [](EpWin& w) { w.contrib_mask = 0xFFFFFFFF; }},
-  };
-  for (unsigned win : {0u, 1u, 15u})
-    for (const Case& c : cases) {
-      EpWin w;
-      c.set(w);
-      EpWinTable t;
-      pack_window(t, win, w);
-      for (unsigned bit = 0; bit < EpWinTable::kMaxBits; ++bit) {
-        const unsigned at = bit - win * kEpWinRecBits;
-        const bool want = bit >= win * kEpWinRecBits && at >= c.lsb && at < c.lsb + c.width;
-        ASSERT_EQ(bool(t.w[bit / 64] >> (bit % 64) & 1), want) << c.field << " in window " << win << ", bit " << bit;
-      }
-    }
+// The same command refused, and a read of STATUS back to back with the
+// write: its setup phase in the pulse's cycle, its access in the next
+// returns the verdict.
+TEST(EpWindowBlock, ARefusalIsInStatusForAReadBackToBack) {
+  BlockBench t;
+  t.write(T3_EP_WINDOW_A_WIN_CTRL, 1);  // expected 1: cause EXPECTED
+  t.write(T3_EP_WINDOW_A_WIN_BYTES, 64);
+  t.write(T3_EP_WINDOW_A_WIN_CMD, T3_EP_WINDOW_R_WIN_CMD_WRITE_MASK);  // cycle 0
+  t.phase(false, T3_EP_WINDOW_A_STATUS, 0, false);                    // cycle 1: the pulse
+  EXPECT_EQ(t.o.apb.prdata, 0u);
+  t.phase(false, T3_EP_WINDOW_A_STATUS, 0, true);  // cycle 2
+  EXPECT_EQ(t.o.apb.prdata, unsigned(EpWinCause::expected)) << "the verdict, back to back";
+  EXPECT_FALSE(unpack_window(t.o.tbl, 0).valid);
 }
 
 // Two commands in two cycles running (a host that pulses WIN_CMD without
