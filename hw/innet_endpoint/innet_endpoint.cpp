@@ -6,7 +6,7 @@
 
 #include "common/compose.h"
 #include "common/hex.h"
-#include "t3/ep_window_regs.h"
+#include "ep_window/ep_window_writes.h"
 
 namespace t3 {
 
@@ -92,35 +92,17 @@ InnetEndpoint::InnetEndpoint(const InnetEndpointParams& params)
 }
 
 void InnetEndpoint::set_window(unsigned i, const EpWin& w) {
-  const EpWindowParams wp = wp_;
   if (w.valid) {
-    const EpWinVerdict v = check_window(wp, wt(), i, w);
-    if (v.cause != EpWinCause::none) throw std::invalid_argument(describe(wp, v, i, w));
+    const EpWinVerdict v = check_window(wp_, wt(), i, w);
+    if (v.cause != EpWinCause::none) throw std::invalid_argument(describe(wp_, v, i, w));
   } else if (i >= p_.windows) {
-    throw std::invalid_argument(describe(wp, EpWinVerdict{EpWinCause::index, 0}, i, w));
+    throw std::invalid_argument(describe(wp_, EpWinVerdict{EpWinCause::index, 0}, i, w));
   }
   // What the endpoint driver writes (t3_ep_set_window), through the same
   // registers, and the two cycles the window block takes to check and write it.
-  const std::pair<uint32_t, uint32_t> regs[] = {
-      {T3_EP_WINDOW_A_WIN_IDX, i},
-      {T3_EP_WINDOW_A_WIN_NET_LO, uint32_t(w.net_base)},
-      {T3_EP_WINDOW_A_WIN_NET_HI, uint32_t(w.net_base >> 32)},
-      {T3_EP_WINDOW_A_WIN_BYTES, w.bytes},
-      {T3_EP_WINDOW_A_WIN_SRC, w.src},
-      {T3_EP_WINDOW_A_WIN_DST, w.dst},
-      {T3_EP_WINDOW_A_WIN_MERGE, w.merge},
-      {T3_EP_WINDOW_A_WIN_STAGE, w.stage},
-      {T3_EP_WINDOW_A_WIN_COUNT_BASE, w.count_base},
-      {T3_EP_WINDOW_A_WIN_CTRL, uint32_t(w.expected) << T3_EP_WINDOW_R_WIN_CTRL_EXPECTED_SHIFT |
-                                    uint32_t(w.dtype) << T3_EP_WINDOW_R_WIN_CTRL_DTYPE_SHIFT |
-                                    uint32_t(w.home) << T3_EP_WINDOW_R_WIN_CTRL_HOME_SHIFT |
-                                    uint32_t(w.det) << T3_EP_WINDOW_R_WIN_CTRL_DET_SHIFT |
-                                    uint32_t(w.copy) << T3_EP_WINDOW_R_WIN_CTRL_COPY_SHIFT},
-      {T3_EP_WINDOW_A_WIN_MASK, w.contrib_mask},
-      {T3_EP_WINDOW_A_WIN_CMD, w.valid ? T3_EP_WINDOW_R_WIN_CMD_WRITE_MASK : T3_EP_WINDOW_R_WIN_CMD_CLEAR_MASK},
-  };
-  for (const auto& [a, d] : regs)
-    if (wb_.tlm_write(a, d) != RegStatus::ok) throw std::logic_error("innet_endpoint: window register " + hex(a));
+  for (const EpWinWrite& a : ep_window_writes(i, w))
+    if (wb_.tlm_write(a.offset, a.data) != RegStatus::ok)
+      throw std::logic_error("innet_endpoint: window register " + hex(a.offset));
   EpWindowInputs in;
   in.rst_n = true;
   wb_.step(in, wbo_);  // the pulse: checked

@@ -3,20 +3,12 @@
 #include <algorithm>
 
 #include "common/bits.h"
+#include "common/hex.h"
 #include "common/packet.h"
 #include "ep_tx_memory.h"
 #include "t3/ep_tx_regs.h"
 
 namespace t3::tb {
-
-namespace {
-std::string hexw(const Wide& w, unsigned bits) {
-  std::ostringstream s;
-  s << "0x" << std::hex;
-  for (int i = int(bits / 64) - 1; i >= 0; --i) s << w.w[unsigned(i)] << (i ? "_" : "");
-  return s.str();
-}
-}  // namespace
 
 void EpTxScoreboard::reset() {
   want_.clear();
@@ -75,8 +67,8 @@ std::optional<std::string> EpTxScoreboard::observe(const EpTxInputs& in, const E
     err << "req_out_valid_o = " << out.req_out_valid << ", expected " << valid << " (" << want_.size()
         << " flits expected); ";
   if (valid && out.req_out_flit != want_.front().data)
-    err << "req_out_flit_o = " << hexw(out.req_out_flit, p_.flit_w) << ", expected "
-        << hexw(want_.front().data, p_.flit_w) << " (flit " << first_ << "); ";
+    err << "req_out_flit_o = " << hex(out.req_out_flit, p_.flit_w) << ", expected "
+        << hex(want_.front().data, p_.flit_w) << " (flit " << first_ << "); ";
   if (!out.req_out_valid && out.req_out_flit != Wide{}) err << "req_out_flit_o not 0 while req_out_valid_o is low; ";
   if (out.idle != idle) err << "idle_o = " << out.idle << ", expected " << idle << "; ";
 

@@ -12,6 +12,7 @@
 
 #include "apb_access.h"
 #include "cosim_config.h"
+#include "ep_window/ep_window_writes.h"
 #include "ep_window_scoreboard.h"
 #include "ep_window_stimulus.h"
 #include "reg_traffic.h"
@@ -47,21 +48,9 @@ class Bench : public ApbAccess<Bench> {
   void apb_idle_cycle() { cycle(); }
 
   // Stages w and writes it at idx; returns STATUS.
-  uint32_t write_window(unsigned idx, const EpWin& w) {
-    EXPECT_TRUE(write_reg(T3_EP_WINDOW_A_WIN_IDX, idx));
-    EXPECT_TRUE(write_reg(T3_EP_WINDOW_A_WIN_NET_LO, uint32_t(w.net_base)));
-    EXPECT_TRUE(write_reg(T3_EP_WINDOW_A_WIN_NET_HI, uint32_t(w.net_base >> 32)));
-    EXPECT_TRUE(write_reg(T3_EP_WINDOW_A_WIN_BYTES, w.bytes));
-    EXPECT_TRUE(write_reg(T3_EP_WINDOW_A_WIN_SRC, w.src));
-    EXPECT_TRUE(write_reg(T3_EP_WINDOW_A_WIN_DST, w.dst));
-    EXPECT_TRUE(write_reg(T3_EP_WINDOW_A_WIN_MERGE, w.merge));
-    EXPECT_TRUE(write_reg(T3_EP_WINDOW_A_WIN_STAGE, w.stage));
-    EXPECT_TRUE(write_reg(T3_EP_WINDOW_A_WIN_COUNT_BASE, w.count_base));
-    EXPECT_TRUE(write_reg(T3_EP_WINDOW_A_WIN_CTRL,
-                          uint32_t(w.expected) | uint32_t(w.dtype) << 8 | uint32_t(w.home) << 10 |
-                              uint32_t(w.det) << 11 | uint32_t(w.copy) << 12));
-    EXPECT_TRUE(write_reg(T3_EP_WINDOW_A_WIN_MASK, w.contrib_mask));
-    EXPECT_TRUE(write_reg(T3_EP_WINDOW_A_WIN_CMD, T3_EP_WINDOW_R_WIN_CMD_WRITE_MASK));
+  uint32_t write_window(unsigned idx, EpWin w) {
+    w.valid = true;
+    for (const EpWinWrite& a : ep_window_writes(idx, w)) EXPECT_TRUE(write_reg(a.offset, a.data)) << a.offset;
     return read_reg(T3_EP_WINDOW_A_STATUS);
   }
 

@@ -12,6 +12,7 @@
 
 #include "apb_master.h"
 #include "ep_window/ep_window.h"
+#include "ep_window/ep_window_writes.h"
 #include "t3/ep_window_regs.h"
 
 namespace t3::tb {
@@ -66,8 +67,8 @@ class EpWindowStimulus {
     const uint64_t fb = p_.flit_bytes(), mb = p_.mem_bytes;
     const unsigned idx = u() < 0.95 ? unsigned(pick(p_.windows)) : unsigned(pick(16));
     ++commands_;
-    apb_.write(T3_EP_WINDOW_A_WIN_IDX, idx);
     if (u() < 0.15) {
+      apb_.write(T3_EP_WINDOW_A_WIN_IDX, idx);
       apb_.write(T3_EP_WINDOW_A_WIN_CMD, T3_EP_WINDOW_R_WIN_CMD_CLEAR_MASK);
       read_back();
       return;
@@ -103,21 +104,8 @@ class EpWindowStimulus {
       w.stage = uint32_t(rng_());
     }
     if (u() < 0.35) break_one(w);
-    apb_.write(T3_EP_WINDOW_A_WIN_NET_LO, uint32_t(w.net_base));
-    apb_.write(T3_EP_WINDOW_A_WIN_NET_HI, uint32_t(w.net_base >> 32));
-    apb_.write(T3_EP_WINDOW_A_WIN_BYTES, w.bytes);
-    apb_.write(T3_EP_WINDOW_A_WIN_SRC, w.src);
-    apb_.write(T3_EP_WINDOW_A_WIN_DST, w.dst);
-    apb_.write(T3_EP_WINDOW_A_WIN_MERGE, w.merge);
-    apb_.write(T3_EP_WINDOW_A_WIN_STAGE, w.stage);
-    apb_.write(T3_EP_WINDOW_A_WIN_COUNT_BASE, w.count_base);
-    apb_.write(T3_EP_WINDOW_A_WIN_CTRL, uint32_t(w.expected) << T3_EP_WINDOW_R_WIN_CTRL_EXPECTED_SHIFT |
-                                            uint32_t(w.dtype) << T3_EP_WINDOW_R_WIN_CTRL_DTYPE_SHIFT |
-                                            uint32_t(w.home) << T3_EP_WINDOW_R_WIN_CTRL_HOME_SHIFT |
-                                            uint32_t(w.det) << T3_EP_WINDOW_R_WIN_CTRL_DET_SHIFT |
-                                            uint32_t(w.copy) << T3_EP_WINDOW_R_WIN_CTRL_COPY_SHIFT);
-    apb_.write(T3_EP_WINDOW_A_WIN_MASK, w.contrib_mask);
-    apb_.write(T3_EP_WINDOW_A_WIN_CMD, T3_EP_WINDOW_R_WIN_CMD_WRITE_MASK);
+    w.valid = true;  // staged and written (WIN_IDX, every WIN_* field, WIN_CMD.WRITE)
+    for (const EpWinWrite& a : ep_window_writes(idx, w)) apb_.write(a.offset, a.data);
     read_back();
   }
 

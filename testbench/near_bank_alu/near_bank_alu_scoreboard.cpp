@@ -2,6 +2,7 @@
 
 #include <sstream>
 
+#include "common/hex.h"
 #include "fp_reference.h"
 #include "t3/near_bank_alu_regs.h"
 
@@ -10,16 +11,6 @@ namespace {
 
 uint64_t ones(unsigned w) { return w >= 64 ? ~uint64_t{0} : (uint64_t{1} << w) - 1; }
 
-std::string hex(const Wide& w, unsigned bytes) {
-  std::ostringstream s;
-  s << std::hex;
-  for (int b = int(bytes) - 1; b >= 0; --b) {
-    s.width(2);
-    s.fill('0');
-    s << unsigned(w.byte(unsigned(b)));
-  }
-  return s.str();
-}
 
 }  // namespace
 
@@ -135,20 +126,20 @@ std::optional<std::string> NearBankAluScoreboard::observe(const NearBankAluInput
     err << "rsp_valid_o = " << out.rsp_valid << " but " << (rsp ? "" : "no ") << "response is due; ";
   else if (rsp && out.rsp_data != rsp->result)
     err << "response to the READ of bank group " << rsp->bg << ", address " << rsp->addr << ": "
-        << hex(out.rsp_data, p_.burst_bytes) << ", expected " << hex(rsp->result, p_.burst_bytes)
+        << hex(out.rsp_data, 8 * p_.burst_bytes) << ", expected " << hex(rsp->result, 8 * p_.burst_bytes)
         << "; ";
   if (out.bank_wr != (wr != nullptr)) {
     err << "bank_wr_o = " << out.bank_wr << " but " << (wr ? "a" : "no") << " write-back is due; ";
   } else if (wr) {
     if (out.bank_wr_bg != wr->bg || out.bank_wr_addr != wr->addr || out.bank_wmask != wr->mask)
       err << "write-back to bank group " << out.bank_wr_bg << ", address " << out.bank_wr_addr
-          << " with mask " << hex(out.bank_wmask, (p_.burst_bytes + 7) / 8) << ", expected "
-          << wr->bg << ", " << wr->addr << ", " << hex(wr->mask, (p_.burst_bytes + 7) / 8) << "; ";
+          << " with mask " << hex(out.bank_wmask, 8 * ((p_.burst_bytes + 7) / 8)) << ", expected "
+          << wr->bg << ", " << wr->addr << ", " << hex(wr->mask, 8 * ((p_.burst_bytes + 7) / 8)) << "; ";
     for (unsigned b = 0; b < p_.burst_bytes; ++b)
       if (wr->mask.byte(b / 8) >> (b % 8) & 1 && out.bank_wdata.byte(b) != wr->result.byte(b)) {
         err << "write-back to bank group " << wr->bg << ", address " << wr->addr << ": "
-            << hex(out.bank_wdata, p_.burst_bytes) << ", expected (under the mask) "
-            << hex(wr->result, p_.burst_bytes) << "; ";
+            << hex(out.bank_wdata, 8 * p_.burst_bytes) << ", expected (under the mask) "
+            << hex(wr->result, 8 * p_.burst_bytes) << "; ";
         break;
       }
   }
