@@ -115,7 +115,7 @@ module innet_switch #(
   localparam int unsigned W_RT = innet_switch_map_pkg::WIN_REDUCTION_TABLE;
   localparam int unsigned W_MO = innet_switch_map_pkg::WIN_MCR_OUT;
   logic [N_WIN-1:0] win_hit, win_sel;
-  logic [31:0]      prdata [N_WIN];
+  logic [N_WIN*32-1:0] prdata;  // window w's at [w*32 +: 32]
   logic [N_WIN-1:0] pready, pslverr, intr;
   assign win_hit = innet_switch_map_pkg::win_of(paddr_i[13:12]);
   assign win_sel = psel_i ? win_hit : '0;
@@ -286,7 +286,7 @@ module innet_switch #(
   ) u_mcr_in (
     .clk_i, .rst_ni,
     .psel_i(win_sel[W_MI]), .penable_i, .pwrite_i, .paddr_i(paddr_i[11:0]),
-    .pwdata_i, .pstrb_i, .prdata_o(prdata[W_MI]), .pready_o(pready[W_MI]),
+    .pwdata_i, .pstrb_i, .prdata_o(prdata[W_MI*32 +: 32]), .pready_o(pready[W_MI]),
     .pslverr_o(pslverr[W_MI]), .intr_o(intr[W_MI]),
     .req_in_valid_i(offer[0]), .req_in_ready_o(mi_in_ready[0]),
     .req_in_flit_i(offer_flit[0 +: FLIT_W]), .req_in_port_i(PORT_W'(offer_port[0 +: PIDX_W])),
@@ -306,7 +306,7 @@ module innet_switch #(
   ) u_rt (
     .clk_i, .rst_ni,
     .psel_i(win_sel[W_RT]), .penable_i, .pwrite_i, .paddr_i(paddr_i[11:0]),
-    .pwdata_i, .pstrb_i, .prdata_o(prdata[W_RT]), .pready_o(pready[W_RT]),
+    .pwdata_i, .pstrb_i, .prdata_o(prdata[W_RT*32 +: 32]), .pready_o(pready[W_RT]),
     .pslverr_o(pslverr[W_RT]), .intr_o(intr[W_RT]),
     .req_in_valid_i(mi_valid[0] && 32'(mi_port[0 +: PORT_W]) == PORTS),
     .req_in_ready_o(rt_req_ready), .req_in_flit_i(mi_flit[0 +: FLIT_W]),
@@ -324,7 +324,7 @@ module innet_switch #(
   ) u_mcr_out (
     .clk_i, .rst_ni,
     .psel_i(win_sel[W_MO]), .penable_i, .pwrite_i, .paddr_i(paddr_i[11:0]),
-    .pwdata_i, .pstrb_i, .prdata_o(prdata[W_MO]), .pready_o(pready[W_MO]),
+    .pwdata_i, .pstrb_i, .prdata_o(prdata[W_MO*32 +: 32]), .pready_o(pready[W_MO]),
     .pslverr_o(pslverr[W_MO]), .intr_o(intr[W_MO]),
     .req_in_valid_i(1'b0), .req_in_ready_o(), .req_in_flit_i('0), .req_in_port_i('0),
     .rsp_in_valid_i(rt_out_valid), .rsp_in_ready_o(mo_in_ready), .rsp_in_flit_i(rt_out_flit),
@@ -338,19 +338,9 @@ module innet_switch #(
   /* verilator lint_on PINCONNECTEMPTY */
 
   // ------------------------------------------------------------- outputs
-  always_comb begin
-    prdata_o  = '0;
-    pslverr_o = 1'b0;
-    pready_o  = 1'b1;
-    for (int w = 0; w < N_WIN; w++)
-      if (win_hit[w]) begin
-        prdata_o  = prdata[w];
-        pslverr_o = pslverr[w];
-        pready_o  = pready[w];
-      end
-    // No block's window: an address error.
-    if (win_hit == '0) pslverr_o = psel_i && penable_i;
-    intr_o = |intr;
-  end
+  t3_apb_mux #(.N_WIN(N_WIN)) u_apb_mux (
+    .psel_i, .penable_i, .win_hit_i(win_hit), .prdata_i(prdata), .pready_i(pready),
+    .pslverr_i(pslverr), .intr_i(intr), .prdata_o, .pready_o, .pslverr_o, .intr_o
+  );
 
 endmodule

@@ -137,7 +137,7 @@ module mem_subsystem #(
   localparam int unsigned W_MCA = mem_subsystem_map_pkg::WIN_MCA_ARBITER;
   localparam int unsigned W_NBA = mem_subsystem_map_pkg::WIN_NEAR_BANK_ALU;
   logic [N_WIN-1:0] win_hit, win_sel;
-  logic [31:0] prdata [N_WIN];
+  logic [N_WIN*32-1:0] prdata;  // window w's at [w*32 +: 32]
   logic [N_WIN-1:0] pready, pslverr, intr;
   assign win_hit = mem_subsystem_map_pkg::win_of(paddr_i[15:12]);
   assign win_sel = psel_i ? win_hit : '0;
@@ -360,7 +360,7 @@ module mem_subsystem #(
   ) u_mca (
     .clk_i, .rst_ni,
     .psel_i(win_sel[W_MCA]), .penable_i, .pwrite_i, .paddr_i(paddr_i[11:0]),
-    .pwdata_i, .pstrb_i, .prdata_o(prdata[W_MCA]), .pready_o(pready[W_MCA]),
+    .pwdata_i, .pstrb_i, .prdata_o(prdata[W_MCA*32 +: 32]), .pready_o(pready[W_MCA]),
     .pslverr_o(pslverr[W_MCA]), .intr_o(intr[W_MCA]),
     .cmp_valid_i, .cmp_ready_o(mca_cmp_ready), .cmp_data_i(1'b0),
     .com_valid_i, .com_ready_o(mca_com_ready), .com_data_i(1'b0),
@@ -378,7 +378,7 @@ module mem_subsystem #(
   ) u_tracker (
     .clk_i, .rst_ni,
     .psel_i(win_sel[W_TRK]), .penable_i, .pwrite_i, .paddr_i(paddr_i[11:0]),
-    .pwdata_i, .pstrb_i, .prdata_o(prdata[W_TRK]), .pready_o(pready[W_TRK]),
+    .pwdata_i, .pstrb_i, .prdata_o(prdata[W_TRK*32 +: 32]), .pready_o(pready[W_TRK]),
     .pslverr_o(pslverr[W_TRK]), .intr_o(intr[W_TRK]),
     .in_valid_i(trk_in_valid), .in_ready_o(trk_in_ready), .in_wg_id_i(tq_h_q[TF_W-1 -: WG_ID_W]),
     .in_wf_id_i(tq_h_q[TF_W-WG_ID_W-1 -: WF_ID_W]), .in_addr_i(tq_h_q[CNT_W+2 +: ADDR_W]),
@@ -396,7 +396,7 @@ module mem_subsystem #(
   ) u_dma (
     .clk_i, .rst_ni,
     .psel_i(win_sel[W_DMA]), .penable_i, .pwrite_i, .paddr_i(paddr_i[11:0]),
-    .pwdata_i, .pstrb_i, .prdata_o(prdata[W_DMA]), .pready_o(pready[W_DMA]),
+    .pwdata_i, .pstrb_i, .prdata_o(prdata[W_DMA*32 +: 32]), .pready_o(pready[W_DMA]),
     .pslverr_o(pslverr[W_DMA]), .intr_o(intr[W_DMA]),
     .trig_valid_i(trig_valid), .trig_ready_o(trig_ready), .trig_wg_id_i(trig_wg_id),
     .trig_wf_id_i(trig_wf_id), .trig_addr_i(trig_addr),
@@ -413,7 +413,7 @@ module mem_subsystem #(
   ) u_nba (
     .clk_i, .rst_ni,
     .psel_i(win_sel[W_NBA]), .penable_i, .pwrite_i, .paddr_i(paddr_i[11:0]),
-    .pwdata_i, .pstrb_i, .prdata_o(prdata[W_NBA]), .pready_o(pready[W_NBA]),
+    .pwdata_i, .pstrb_i, .prdata_o(prdata[W_NBA*32 +: 32]), .pready_o(pready[W_NBA]),
     .pslverr_o(pslverr[W_NBA]), .intr_o(intr[W_NBA]),
     .cmd_valid_i(count_q != '0), .cmd_ready_o(nba_cmd_ready),
     .cmd_op_i(hd_op), .cmd_fmt_i(hd_fmt), .cmd_bg_i(hd_bg),
@@ -429,20 +429,10 @@ module mem_subsystem #(
   /* verilator lint_on PINCONNECTEMPTY */
 
   // ------------------------------------------------------------- outputs
-  always_comb begin
-    prdata_o  = '0;
-    pslverr_o = 1'b0;
-    pready_o  = 1'b1;
-    for (int w = 0; w < N_WIN; w++)
-      if (win_hit[w]) begin
-        prdata_o  = prdata[w];
-        pslverr_o = pslverr[w];
-        pready_o  = pready[w];
-      end
-    // No block's window: an address error.
-    if (win_hit == '0) pslverr_o = psel_i && penable_i;
-    intr_o = |intr;
-  end
+  t3_apb_mux #(.N_WIN(N_WIN)) u_apb_mux (
+    .psel_i, .penable_i, .win_hit_i(win_hit), .prdata_i(prdata), .pready_i(pready),
+    .pslverr_i(pslverr), .intr_i(intr), .prdata_o, .pready_o, .pslverr_o, .intr_o
+  );
 
   assign cmp_ready_o = mca_cmp_ready;
   assign com_ready_o = mca_com_ready;
