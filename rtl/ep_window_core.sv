@@ -156,10 +156,11 @@ module ep_window_core #(
     end
   end
 
-  // Lookups: the lowest window that holds the packet (a, len flits) whole.
+  // Lookups: the lowest window that holds the packet (a, len flits) whole
+  // (ep_window_pkg::holds, the engines' rule too).
   function automatic logic holds(input logic valid, input logic [47:0] base, input logic [31:0] bytes,
                                  input logic [47:0] a, input logic [7:0] len);
-    holds = valid && a >= base && 64'(a) - 64'(base) + (64'(len) << FB_LOG) <= 64'(bytes);
+    holds = ep_window_pkg::holds(valid, base, bytes, a, len, FB_LOG);
   endfunction
 
   always_comb begin

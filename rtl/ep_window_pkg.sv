@@ -2,6 +2,7 @@
 // pack_window() in hw/ep_window/ep_window_core.h): the endpoint's engines
 // read the table of rtl/ep_window.sv as WINDOWS of these on tbl_o, window w
 // in bits w*REC_W +: REC_W. Least significant field last here.
+/* verilator lint_off UNUSEDPARAM */  // REC_W: a block that reads no record
 package ep_window_pkg;
 
   typedef struct packed {
@@ -23,5 +24,17 @@ package ep_window_pkg;
 
   // $bits(ep_win_t), written out: yosys 0.23 takes no $bits of a type.
   localparam int unsigned REC_W = 276;
+  // Where the lookups' fields sit in a record (the struct above, written
+  // out for loops over tbl_o).
+  localparam int unsigned REC_VALID = 0, REC_NET_BASE = 36, REC_BYTES = 84;
+
+  // A window (valid, base, bytes) holds a packet at network address a of
+  // len flits of 2^fb_log bytes whole: the lookups' rule (find_window() in
+  // C++), for ep_window's lookup ports and the engines that read tbl_o.
+  function automatic logic holds(input logic valid, input logic [47:0] base, input logic [31:0] bytes,
+                                 input logic [47:0] a, input logic [7:0] len, input int unsigned fb_log);
+    holds = valid && a >= base && 64'(a) - 64'(base) + (64'(len) << fb_log) <= 64'(bytes);
+  endfunction
 
 endpackage
+/* verilator lint_on UNUSEDPARAM */
