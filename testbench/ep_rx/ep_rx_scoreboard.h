@@ -1,0 +1,77 @@
+// ep_rx's scoreboard, independent of the C++ model and of the RTL: written
+// from the block's rules (docs/blocks/ep_rx.md, "Behaviour"). It follows
+// each packet on rsp_in from its header (its own window lookup and checks,
+// in 128-bit arithmetic) through the counter port's request and answer to
+// the writes its data flits must make and what its end must hand on, and
+// keeps the two output queues as plain lists. Every cycle it predicts the
+// outputs, the registers' values and the interrupt.
+#pragma once
+
+#include <cstdint>
+#include <deque>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "common/packet.h"
+#include "complaints.h"
+#include "ep_rx/ep_rx.h"
+#include "reg_shadow.h"
+
+namespace t3::tb {
+
+class EpRxScoreboard {
+ public:
+  explicit EpRxScoreboard(const EpRxParams& p) : p_(p) {}
+
+  // Every cycle, with the inputs driven and the outputs shown in it: an
+  // error text, or nothing.
+  std::optional<std::string> observe(const EpRxInputs& in, const EpRxOutputs& out);
+
+  const RegShadow<EpRxRegMap>& regs() const { return regs_; }
+  // What the traffic reached.
+  struct Counts {
+    uint64_t drops[16] = {};  // by cause
+    uint64_t results = 0, pulled = 0, homes = 0, merged = 0, holds = 0, waits = 0, writes = 0, adds = 0;
+  };
+  const Counts& counts() const { return n_; }
+
+ private:
+  enum Phase { kHeader, kLook, kDecode, kCount, kAnswer, kHold, kData, kClear, kDrop };
+  struct Fin {
+    uint64_t src, dst;
+    Wide hdr;
+  };
+  struct Home {
+    unsigned win;
+    uint32_t line, len;
+  };
+  // The header against the table: the cause it is dropped for (0: taken)
+  // and where it goes.
+  struct Verdict {
+    unsigned cause = 0, win = 0;
+    uint32_t line = 0, need = 0;
+    uint64_t dst = 0, merge = 0, src = 0;
+  };
+  Verdict judge(const EpWinTable& tbl) const;
+  void reset();
+
+  EpRxParams p_;
+  Complaints complaints_;
+  RegShadow<EpRxRegMap> regs_;
+  Phase ph_ = kHeader;
+  Wide hdr_;
+  pkt::Header h_;
+  Verdict v_;
+  unsigned done_ = 0, left_ = 0;  // data flits written; flits left to drop
+  bool first_ = false, whole_ = false, res_resv_ = false, fin_resv_ = false;
+  std::deque<Wide> resq_;
+  std::deque<Fin> finq_;
+  std::optional<Home> home_;
+  unsigned cause_ = 0;
+  uint64_t drop_addr_ = 0;
+  uint64_t results_ = 0, pull_rsps_ = 0, partials_ = 0, drops_ = 0;  // unbounded
+  Counts n_;
+};
+
+}  // namespace t3::tb
