@@ -1,5 +1,6 @@
-// ep_tx's testbench memory: what a read of address a answers (a function of
-// a alone, so the scoreboard knows every data flit without a copy of the
+// The testbench memory behind an endpoint engine's tagged read port (ep_tx,
+// ep_final: mr_* / md_*): what a read of address a answers (a function of a
+// alone, so a scoreboard knows every data flit without a copy of the
 // stimulus's state), and the read port's far side: each read granted
 // (mr_ready_i) answered after a random 1..max_delay cycles, one answer a
 // cycle, in whatever order the delays give.
@@ -13,7 +14,7 @@
 
 namespace t3::tb {
 
-inline Wide ep_tx_mem_data(uint64_t a, unsigned flit_w) {
+inline Wide mem_data(uint64_t a, unsigned flit_w) {
   Wide d;
   for (unsigned i = 0; i < flit_w / 64; ++i) {
     uint64_t z = a * 0x9E3779B97F4A7C15ull + i + 1;  // splitmix64 of (address, word)
@@ -24,9 +25,9 @@ inline Wide ep_tx_mem_data(uint64_t a, unsigned flit_w) {
   return d;
 }
 
-class EpTxMemory {
+class TaggedMemory {
  public:
-  EpTxMemory(unsigned flit_w, uint64_t seed) : flit_w_(flit_w), rng_(seed) {}
+  TaggedMemory(unsigned flit_w, uint64_t seed) : flit_w_(flit_w), rng_(seed) {}
 
   void set_max_delay(unsigned d) { max_delay_ = d; }
   // A read taken in this cycle.
@@ -38,13 +39,30 @@ class EpTxMemory {
     for (size_t i = 0; i < pending_.size(); ++i)
       if (pending_[i].due <= now_) {
         tag = pending_[i].tag;
-        data = ep_tx_mem_data(pending_[i].addr, flit_w_);
+        data = mem_data(pending_[i].addr, flit_w_);
         pending_.erase(pending_.begin() + long(i));
         return true;
       }
     return false;
   }
   void tick() { ++now_; }
+
+  // On a block's pins (mr_* / md_*), for its stimulus: this cycle's answer
+  // (md_* all 0 when none is due, or in reset), and after the cycle the
+  // read granted in it.
+  template <class In>
+  void drive(In& in) {
+    in.md_valid = in.rst_n && answer(in.md_tag, in.md_data);
+    if (!in.md_valid) {
+      in.md_tag = 0;
+      in.md_data = Wide{};
+    }
+  }
+  template <class In, class Out>
+  void after(const In& in, const Out& out) {
+    if (in.rst_n && out.mr_valid && in.mr_ready) read(out.mr_addr, out.mr_tag);
+    tick();
+  }
   void clear() { pending_.clear(); }
   bool empty() const { return pending_.empty(); }
 

@@ -12,7 +12,7 @@
 #include "apb_access.h"
 #include "common/packet.h"
 #include "cosim_config.h"
-#include "ep_tx_memory.h"
+#include "tagged_memory.h"
 #include "ep_tx_scoreboard.h"
 #include "ep_tx_stimulus.h"
 #include "reg_traffic.h"
@@ -56,7 +56,7 @@ class Bench : public ApbAccess<Bench> {
   void answer(size_t read) {
     in().md_valid = true;
     in().md_tag = reads.at(read).tag;
-    in().md_data = ep_tx_mem_data(reads.at(read).addr, params().flit_w);
+    in().md_data = mem_data(reads.at(read).addr, params().flit_w);
     cycle();
   }
 
@@ -105,7 +105,7 @@ TEST(EpTxCosim, APushWaitsForItsDataInOrderOfSlotsNotOfAnswers) {
   for (unsigned i = 0; i < len + 2; ++i) b.cycle();
   ASSERT_EQ(b.sent_flits.size(), 1u + len);
   for (unsigned i = 0; i < len; ++i)
-    EXPECT_EQ(b.sent_flits[1 + i], ep_tx_mem_data(0x1000 + i * fb, params().flit_w)) << "flit " << i;
+    EXPECT_EQ(b.sent_flits[1 + i], mem_data(0x1000 + i * fb, params().flit_w)) << "flit " << i;
   EXPECT_TRUE(b.out().idle);
   EXPECT_EQ(b.read_reg(T3_EP_TX_A_STAT_PUSHES), 1u);
   EXPECT_EQ(b.read_reg(T3_EP_TX_A_STAT_FLITS), 1u + len);

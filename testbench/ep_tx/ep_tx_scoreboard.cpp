@@ -5,7 +5,7 @@
 #include "common/bits.h"
 #include "common/hex.h"
 #include "common/packet.h"
-#include "ep_tx_memory.h"
+#include "tagged_memory.h"
 #include "t3/ep_tx_regs.h"
 
 namespace t3::tb {
@@ -27,7 +27,7 @@ void EpTxScoreboard::take(const Wide& hdr, uint64_t local, unsigned data_flits) 
   want_.push_back({h, true});
   next_flit_ = first_ + want_.size();
   for (unsigned i = 0; i < data_flits; ++i)
-    want_.push_back({ep_tx_mem_data((local + uint64_t(i) * (p_.flit_w / 8)) & low_mask(48), p_.flit_w), false});
+    want_.push_back({mem_data((local + uint64_t(i) * (p_.flit_w / 8)) & low_mask(48), p_.flit_w), false});
   to_read_ = data_flits;
   next_addr_ = local & low_mask(48);
 }

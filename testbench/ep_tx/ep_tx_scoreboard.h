@@ -2,7 +2,7 @@
 // packets, not slots. Each packet taken (a descriptor, or a copy's WRITE it
 // builds itself from the command and NODE) adds its flits to the stream it
 // expects, the data flits with the memory's data for their addresses
-// (ep_tx_memory.h) and marked ready when the read that fetches them is
+// (testbench/common/tagged_memory.h) and marked ready when the read that fetches them is
 // answered; reads must come in address order, one per data flit, each with
 // a tag no other outstanding read holds. Every cycle it predicts pkt_ready,
 // cp_done, the read port, the output (valid exactly when its next flit is

@@ -13,7 +13,7 @@
 #include "apb_master.h"
 #include "common/packet.h"
 #include "ep_tx/ep_tx.h"
-#include "ep_tx_memory.h"
+#include "tagged_memory.h"
 #include "t3/ep_tx_regs.h"
 
 namespace t3::tb {
@@ -44,19 +44,14 @@ class EpTxStimulus {
     }
     in.mr_ready = u() < mr_rate_;
     in.req_out_ready = u() < out_rate_;
-    in.md_valid = in.rst_n && mem_.answer(in.md_tag, in.md_data);
-    if (!in.md_valid) {
-      in.md_tag = 0;
-      in.md_data = Wide{};
-    }
+    mem_.drive(in);
     apb_.drive(in.apb, in.rst_n);
   }
 
   void after(const EpTxInputs& in, const EpTxOutputs& out) {
-    if (in.rst_n && out.mr_valid && in.mr_ready) mem_.read(out.mr_addr, out.mr_tag);
+    mem_.after(in, out);
     pkt_taken_ = in.rst_n && in.pkt_valid && out.pkt_ready;
     cp_taken_ = in.rst_n && out.cp_done;
-    mem_.tick();
     apb_.after(in.apb, out.apb);
   }
   ApbMaster& apb() { return apb_; }
@@ -100,7 +95,7 @@ class EpTxStimulus {
 
   EpTxParams p_;
   std::mt19937_64 rng_;
-  EpTxMemory mem_;
+  TaggedMemory mem_;
   ApbMaster apb_;
   unsigned reset_left_ = 2;
   bool pkt_taken_ = false, cp_taken_ = false;
