@@ -132,10 +132,12 @@ module ep_rx_core #(
   /* verilator lint_on UNUSEDSIGNAL */
   logic [3:0]        d_cause;
   logic [LINE_W-1:0] d_line;
+  logic [31:0]       d_full;
   logic [7:0]        d_need;
 
   always_comb begin
     win = tbl_i[32'(win_q)*REC_W +: REC_W];
+    d_full = 32'(win.count_base) + 32'(off_q >> FB_LOG);
     if (t3_pkt_pkg::pkt_check(hdr_q, 8'(MAX_LEN), FB_LOG) != t3_pkt_pkg::MAL_NONE) d_cause = C_MALFORMED;
     else if (!is_result && !is_pull_rsp && !is_partial) d_cause = C_WRONG_OP;
     else if (!hit_q) d_cause = C_NO_WINDOW;
@@ -143,8 +145,11 @@ module ep_rx_core #(
     else if (h_dtype != win.dtype) d_cause = C_WRONG_DTYPE;
     else if (is_partial && !win.home) d_cause = C_NOT_HOME;
     else if (!is_result && h_count == '0) d_cause = C_OVERCOUNT;
+    // The line's counter, whole: a window whose counters run past the array
+    // is refused, not wrapped onto another window's lines.
+    else if (!is_result && d_full >= COUNT_DEPTH) d_cause = C_COUNTER;
     else d_cause = 4'd0;
-    d_line = LINE_W'(32'(win.count_base) + 32'(off_q >> FB_LOG));
+    d_line = LINE_W'(d_full);
     // A pull's requester holds its own contribution, a home all of them.
     d_need = is_pull_rsp ? win.expected - 8'd1 : win.expected;
   end
@@ -303,6 +308,8 @@ module ep_rx_core #(
                 first_q        <= 1'b1;
                 stat_results_q <= stat_results_q + 1'b1;
                 st_q           <= S_DATA;
+              end else begin
+                st_q <= S_LOOK;  // waits, looked up again
               end
             end else begin
               addr_q <= (is_pull_rsp ? 48'(win.dst) : 48'(win.merge)) + off_q;

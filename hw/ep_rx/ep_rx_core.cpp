@@ -44,16 +44,21 @@ EpRxCore::Decoded EpRxCore::decode(const EpWinTable& tbl) const {
   const pkt::Header& h = h_;
   const EpWin win = unpack_window(tbl, win_);
   const bool known = is(pkt::Op::result) || is(pkt::Op::pull_rsp) || is(pkt::Op::partial);
+  const uint64_t off = off_;
+  // The line's counter, whole: a window whose counters run past the array
+  // is refused, not wrapped onto another window's lines.
+  const uint64_t line = win.count_base + off / p_.flit_bytes();
+  const bool merges = !is(pkt::Op::result);
   if (pkt::check(h, p_.max_len, p_.flit_w) != pkt::Malformed::none) d.cause = EpRxCause::malformed;
   else if (!known) d.cause = EpRxCause::wrong_op;
   else if (!hit_) d.cause = EpRxCause::no_window;
   else if (win.copy) d.cause = EpRxCause::wrong_op;  // a copy window takes WRITEs only
   else if (h.dtype != win.dtype) d.cause = EpRxCause::wrong_dtype;
   else if (is(pkt::Op::partial) && !win.home) d.cause = EpRxCause::not_home;
-  else if (!is(pkt::Op::result) && h.count == 0) d.cause = EpRxCause::overcount;
-  const uint64_t off = off_;
+  else if (merges && h.count == 0) d.cause = EpRxCause::overcount;
+  else if (merges && line >= p_.count_depth) d.cause = EpRxCause::counter;
   d.win = win_;
-  d.line = uint32_t((win.count_base + off / p_.flit_bytes()) & low_mask(line_w_));
+  d.line = uint32_t(line & low_mask(line_w_));
   // A pull's requester holds its own contribution (the PULL's count 1,
   // docs/blocks/dma_credit.md), a home all of them.
   d.need = uint8_t(is(pkt::Op::pull_rsp) ? win.expected - 1u : win.expected);
@@ -182,7 +187,10 @@ void EpRxCore::clock(const EpRxCoreInputs& in) {
       fsrc_ = d.src;
       fdst_ = d.dst;
       if (is(pkt::Op::result)) {
-        if (!res_room()) break;  // waits: the DMA credit controller takes results as it can
+        if (!res_room()) {  // waits (the DMA credit controller takes results as it can), looked up again
+          st_ = kLook;
+          break;
+        }
         res_resv_ = true;
         addr_ = d.dst;
         first_ = true;

@@ -46,7 +46,7 @@ enum class EpRxCause : uint8_t {
   not_home = 4,     // a PARTIAL for a window whose home is elsewhere
   overcount = 5,    // count 0, or the contributions past the line's limit (ep_count OVER)
   wrong_dtype = 6,  // a type other than the window's
-  counter = 8,      // the counter unit answered BAD (a line past its array)
+  counter = 8,      // the line's counter is past COUNT_DEPTH, or the counter unit answered BAD
 };
 const char* name(EpRxCause c);
 

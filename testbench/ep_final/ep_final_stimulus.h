@@ -1,12 +1,14 @@
 // ep_final's constrained-random traffic: pulled lines of 1..MAX_LEN flits
 // (now and then a header longer than MAX_LEN), the memory behind the read
 // port answering after 1..30 cycles in any order (testbench/common/
-// tagged_memory.h), now and then a stray answer (a tag no read waits on),
+// tagged_memory.h), now and then a stray answer (a tag no read waits on:
+// while idle, or during a line past its length or already answered),
 // the write port and the header's reader ready at random, in phases; resets
 // now and then. The co-simulation test and the benchmark
 // (testbench/common/bench.h) drive the block with it.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <random>
 
@@ -39,12 +41,21 @@ class EpFinalStimulus {
     in.mw_ready = u() < mw_rate_;
     in.res_ready = u() < res_rate_;
     mem_.drive(in);
-    // A stray answer: while no line is taken and no read is out, so that no
-    // read waits on its tag.
-    if (!in.md_valid && idle_ && mem_.empty() && !in.fin_valid && u() < 0.1) {
-      in.md_valid = true;
-      in.md_tag = uint8_t(rng_() & low_mask(p_.tag_w()));
-      in.md_data = mem_data(rng_(), p_.flit_w);
+    if (in.md_valid) answered_ |= 1u << in.md_tag;
+    // A stray answer, with a tag no read waits on: any tag while no line is
+    // taken and no read is out; during a line, a tag past its length or one
+    // already answered.
+    if (!in.md_valid && in.rst_n && u() < (idle_ ? 0.1 : 2e-3)) {
+      uint32_t free = 0;
+      for (unsigned t = 0; t < (1u << p_.tag_w()); ++t)
+        if (idle_ ? mem_.empty() && !in.fin_valid : t >= len_ || (answered_ >> t & 1)) free |= 1u << t;
+      if (free) {
+        unsigned t = unsigned(rng_() % unsigned(__builtin_popcount(free)));
+        while (t--) free &= free - 1;
+        in.md_valid = true;
+        in.md_tag = uint8_t(__builtin_ctz(free));
+        in.md_data = mem_data(rng_(), p_.flit_w);
+      }
     }
     apb_.drive(in.apb, in.rst_n);
   }
@@ -53,6 +64,10 @@ class EpFinalStimulus {
     mem_.after(in, out);
     taken_ = in.rst_n && in.fin_valid && out.fin_ready;
     idle_ = out.idle && !taken_;
+    if (taken_) {  // the line's length as the block takes it (cut to MAX_LEN)
+      len_ = std::min<unsigned>(pkt::unpack(in.fin_hdr).len, p_.max_len);
+      answered_ = 0;
+    }
     apb_.after(in.apb, out.apb);
   }
   ApbMaster& apb() { return apb_; }
@@ -89,6 +104,8 @@ class EpFinalStimulus {
   ApbMaster apb_;
   unsigned reset_left_ = 2;
   bool taken_ = false, idle_ = false;
+  unsigned len_ = 0;        // the line taken
+  uint32_t answered_ = 0;  // its tags answered
   double fin_rate_ = 0.5, mr_rate_ = 0.7, mw_rate_ = 0.7, res_rate_ = 0.7;
 };
 

@@ -154,20 +154,20 @@ TEST(EpRxCosim, APullResponseCompletingItsLineIsQueuedAndItsCounterCleared) {
   b.answer_code = 0;  // DONE, the line's first contribution, now whole
   b.answer_count = 0;
   b.answer_whole = true;
-  b.send(a_header(pkt::Op::pull_rsp, 2, len), len);
+  b.send(a_header(pkt::Op::pull_rsp, 1, len), len);
   b.in().fin_ready = true;
   b.run(12 + len);
   ASSERT_EQ(b.asks.size(), 2u) << "an ADD, then a CLEAR";
   EXPECT_EQ(b.asks[0].cnt_op, 1u);
-  EXPECT_EQ(b.asks[0].cnt_line, 3u) << "count_base 1 + flit 2";
+  EXPECT_EQ(b.asks[0].cnt_line, 2u) << "count_base 1 + flit 1";
   EXPECT_EQ(b.asks[0].cnt_limit, 2u) << "expected 3, less the requester's own";
   EXPECT_EQ(b.asks[1].cnt_op, 2u);
   ASSERT_EQ(b.writes.size(), len);
   EXPECT_FALSE(b.writes[0].add) << "the line's first contribution is stored";
-  EXPECT_EQ(b.writes[0].addr, 0x2000 + 2 * params().flit_bytes());
+  EXPECT_EQ(b.writes[0].addr, 0x2000 + 1 * params().flit_bytes());
   ASSERT_EQ(b.fins.size(), 1u);
-  EXPECT_EQ(b.fins[0].fin_src, 0x1000 + 2 * params().flit_bytes());
-  EXPECT_EQ(b.fins[0].fin_dst, 0x2000 + 2 * params().flit_bytes());
+  EXPECT_EQ(b.fins[0].fin_src, 0x1000 + 1 * params().flit_bytes());
+  EXPECT_EQ(b.fins[0].fin_dst, 0x2000 + 1 * params().flit_bytes());
   EXPECT_EQ(b.read_reg(T3_EP_RX_A_STAT_PULL_RSPS), 1u);
 }
 

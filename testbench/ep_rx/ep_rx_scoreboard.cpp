@@ -39,8 +39,10 @@ EpRxScoreboard::Verdict EpRxScoreboard::judge(const EpWinTable& tbl) const {
   else if (!result && h.count == 0) v.cause = 5;
   if (found < 0) return v;
   const uint64_t off = h.addr - w.net_base;
+  const uint64_t line = w.count_base + off / fb;
+  if (!v.cause && !result && line >= p_.count_depth) v.cause = 8;  // counters past the array
   v.win = unsigned(found);
-  v.line = uint32_t((w.count_base + off / fb) % (uint64_t(1) << p_.line_w()));
+  v.line = uint32_t(line % (uint64_t(1) << p_.line_w()));
   v.need = pull ? uint8_t(w.expected - 1) : w.expected;
   v.dst = (w.dst + off) & low_mask(48);
   v.merge = (w.merge + off) & low_mask(48);
@@ -173,6 +175,7 @@ std::optional<std::string> EpRxScoreboard::observe(const EpRxInputs& in, const E
         ph_ = kData;
       } else {
         ++n_.waits;
+        ph_ = kLook;  // a RESULT waiting for room is looked up again
       }
       break;
     case kCount:

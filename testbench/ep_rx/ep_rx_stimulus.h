@@ -131,10 +131,14 @@ class EpRxStimulus {
       w.copy = u() < 0.1 ? uint8_t(1 + pick(2)) : 0;
       w.dtype = uint8_t(pick(3));
       w.expected = uint8_t(u() < 0.05 ? 0 : 1 + pick(8));
-      w.bytes = uint32_t((1 + pick(64)) * fb);
+      // Mostly a window whose counters fit in the array; now and then one
+      // that runs past it (its merges are dropped, cause COUNTER).
+      const bool fits = u() < 0.9;
+      const uint64_t lines = 1 + pick(fits ? std::min<uint64_t>(64, p_.count_depth) : 64);
+      w.bytes = uint32_t(lines * fb);
       w.net_base = base;
       base += w.bytes + pick(4) * fb;
-      w.count_base = uint32_t(pick(p_.count_depth + 8));
+      w.count_base = uint32_t(fits ? pick(p_.count_depth - lines + 1) : pick(p_.count_depth + 8));
       w.src = uint32_t(pick(1u << 20) * fb);
       w.dst = uint32_t(pick(1u << 20) * fb);
       w.merge = uint32_t(pick(1u << 20) * fb);
