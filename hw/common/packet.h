@@ -128,6 +128,15 @@ inline Wide pack(const Header& h) {
   return f;
 }
 
+// A header flit as a receiver keeps it: its low kHeaderBits, the rest 0
+// (a wider flit's upper bits carry nothing in a header).
+inline Wide header_bits(const Wide& f) {
+  Wide h;
+  h.w[0] = f.w[0];
+  h.w[1] = f.w[1];
+  return h;
+}
+
 inline Header unpack(const Wide& f) {
   Header h;
   const uint64_t a = f.w[0], b = f.w[1];

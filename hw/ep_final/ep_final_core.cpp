@@ -72,9 +72,7 @@ void EpFinalCore::clock(const EpFinalCoreInputs& in) {
     busy_ = true;
     src_ = in.fin_src & low_mask(48);
     dst_ = in.fin_dst & low_mask(48);
-    hdr_ = Wide{};
-    hdr_.w[0] = in.fin_hdr.w[0];
-    hdr_.w[1] = in.fin_hdr.w[1];
+    hdr_ = pkt::header_bits(in.fin_hdr);
     const pkt::Header h = pkt::unpack(hdr_);
     // ep_rx hands on checked headers (1..MAX_LEN flits); a longer one is
     // cut to MAX_LEN, as ep_tx cuts a descriptor's.

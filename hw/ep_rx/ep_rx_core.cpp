@@ -156,9 +156,7 @@ void EpRxCore::clock(const EpRxCoreInputs& in) {
   switch (st) {
     case kIdle:
       if (in.rsp_in_valid) {
-        hdr_ = Wide{};
-        hdr_.w[0] = in.rsp_in_flit.w[0];
-        hdr_.w[1] = in.rsp_in_flit.w[1];
+        hdr_ = pkt::header_bits(in.rsp_in_flit);
         h_ = pkt::unpack(hdr_);
         st_ = kLook;
       }

@@ -78,9 +78,7 @@ std::optional<std::string> EpFinalScoreboard::observe(const EpFinalInputs& in, c
       busy_ = true;
       src_ = in.fin_src & low_mask(48);
       dst_ = in.fin_dst & low_mask(48);
-      hdr_ = Wide{};
-      hdr_.w[0] = in.fin_hdr.w[0];
-      hdr_.w[1] = in.fin_hdr.w[1];
+      hdr_ = pkt::header_bits(in.fin_hdr);
       const pkt::Header h = pkt::unpack(hdr_);
       len_ = h.len < p_.max_len ? h.len : p_.max_len;
       dtype_ = h.dtype;

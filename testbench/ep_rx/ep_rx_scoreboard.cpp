@@ -8,12 +8,6 @@ namespace t3::tb {
 
 namespace {
 using u128 = unsigned __int128;
-Wide low128(const Wide& f) {
-  Wide h;
-  h.w[0] = f.w[0];
-  h.w[1] = f.w[1];
-  return h;
-}
 }  // namespace
 
 // docs/blocks/ep_rx.md, "Behaviour": the checks in their order.
@@ -151,7 +145,7 @@ std::optional<std::string> EpRxScoreboard::observe(const EpRxInputs& in, const E
   switch (ph_) {
     case kHeader:
       if (in.rsp_in_valid) {
-        hdr_ = low128(in.rsp_in_flit);
+        hdr_ = pkt::header_bits(in.rsp_in_flit);
         h_ = pkt::unpack(hdr_);
         ph_ = kLook;
       }
