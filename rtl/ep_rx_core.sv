@@ -107,23 +107,9 @@ module ep_rx_core #(
   logic [WIN_W-1:0]  l_win;
   logic [47:0]       l_off, off_q;
 
-  always_comb begin
-    l_hit = 1'b0;
-    l_win = '0;
-    l_off = '0;
-    for (int w = WINDOWS - 1; w >= 0; w--) begin
-      // The record's fields by their places: yosys 0.23 synthesizes a
-      // struct variable assigned in a loop wrongly (the lookup came out
-      // constant).
-      if (ep_window_pkg::holds(tbl_i[w*REC_W + ep_window_pkg::REC_VALID],
-                               tbl_i[w*REC_W + ep_window_pkg::REC_NET_BASE +: 48],
-                               tbl_i[w*REC_W + ep_window_pkg::REC_BYTES +: 32], h_addr, h_len, FB_LOG)) begin
-        l_hit = 1'b1;
-        l_win = WIN_W'(w);
-        l_off = h_addr - tbl_i[w*REC_W + ep_window_pkg::REC_NET_BASE +: 48];
-      end
-    end
-  end
+  ep_win_lookup #(.FLIT_W(FLIT_W), .WINDOWS(WINDOWS)) u_lookup (
+    .tbl_i, .addr_i(h_addr), .len_i(h_len), .hit_o(l_hit), .win_o(l_win), .off_o(l_off)
+  );
 
   // ---- the decode (S_DECODE): the window's record, the checks in the
   // endpoint's order

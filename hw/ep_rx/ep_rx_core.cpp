@@ -1,7 +1,5 @@
 #include "ep_rx/ep_rx_core.h"
 
-#include <vector>
-
 #include "common/bits.h"
 
 namespace t3 {
@@ -162,12 +160,10 @@ void EpRxCore::clock(const EpRxCoreInputs& in) {
       }
       break;
     case kLook: {
-      std::vector<EpWin> t(p_.windows);
-      for (unsigned i = 0; i < p_.windows; ++i) t[i] = unpack_window(in.tbl, i);
-      const int w = find_window(wp_, t.data(), h_.addr, h_.len);
-      hit_ = w >= 0;
-      win_ = hit_ ? unsigned(w) : 0;
-      off_ = hit_ ? (h_.addr - t[win_].net_base) & low_mask(48) : 0;
+      const EpWinHit l = lookup_window(wp_, in.tbl, h_.addr, h_.len);
+      hit_ = l.hit;
+      win_ = l.win;
+      off_ = l.off;
       st_ = kDecode;
       break;
     }

@@ -1,6 +1,7 @@
 #include "ep_window/ep_window_core.h"
 
 #include <string>
+#include <vector>
 
 #include "common/bits.h"
 #include "common/hex.h"
@@ -161,6 +162,18 @@ int find_window(const EpWindowParams& p, const EpWin* tbl, uint64_t a, unsigned 
     if (w.valid && a >= w.net_base && a - w.net_base + n <= w.bytes) return int(i);
   }
   return -1;
+}
+
+EpWinHit lookup_window(const EpWindowParams& p, const EpWinTable& tbl, uint64_t a, unsigned len) {
+  std::vector<EpWin> t(p.windows);
+  for (unsigned i = 0; i < p.windows; ++i) t[i] = unpack_window(tbl, i);
+  EpWinHit r;
+  const int w = find_window(p, t.data(), a, len);
+  if (w < 0) return r;
+  r.hit = true;
+  r.win = unsigned(w);
+  r.off = (a - t[r.win].net_base) & low_mask(48);
+  return r;
 }
 
 int find_counter(const EpWindowParams& p, const EpWin* tbl, uint32_t c) {

@@ -106,6 +106,14 @@ std::string describe(const EpWindowParams& p, const EpWinVerdict& v, unsigned id
 // The window holding a packet at net address a of len flits (the lowest
 // index if several), or -1.
 int find_window(const EpWindowParams& p, const EpWin* tbl, uint64_t a, unsigned len);
+// The engines' lookup on the table pin (rtl/ep_win_lookup.sv): find_window()
+// on the records tbl holds, and the packet's offset in the window found.
+struct EpWinHit {
+  bool hit = false;
+  unsigned win = 0;  // 0 on a miss
+  uint64_t off = 0;  // a - net_base, 48 bits; 0 on a miss
+};
+EpWinHit lookup_window(const EpWindowParams& p, const EpWinTable& tbl, uint64_t a, unsigned len);
 // The region window whose counters hold counter c, or -1.
 int find_counter(const EpWindowParams& p, const EpWin* tbl, uint32_t c);
 
