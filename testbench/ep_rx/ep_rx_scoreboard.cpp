@@ -2,13 +2,10 @@
 
 #include "common/bits.h"
 #include "common/hex.h"
+#include "ep_window_ref.h"
 #include "t3/ep_rx_regs.h"
 
 namespace t3::tb {
-
-namespace {
-using u128 = unsigned __int128;
-}  // namespace
 
 // docs/blocks/ep_rx.md, "Behaviour": the checks in their order.
 EpRxScoreboard::Verdict EpRxScoreboard::judge(const EpWinTable& tbl) const {
@@ -17,25 +14,20 @@ EpRxScoreboard::Verdict EpRxScoreboard::judge(const EpWinTable& tbl) const {
   const uint64_t fb = p_.flit_w / 8;
   const bool result = h.op == uint8_t(pkt::Op::result), pull = h.op == uint8_t(pkt::Op::pull_rsp),
              partial = h.op == uint8_t(pkt::Op::partial);
-  int found = -1;
-  EpWin w;
-  for (unsigned i = 0; i < p_.windows && found < 0; ++i) {
-    w = unpack_window(tbl, i);
-    if (w.valid && h.addr >= w.net_base && u128(h.addr) + u128(h.len) * fb <= u128(w.net_base) + w.bytes)
-      found = int(i);
-  }
+  const std::optional<EpWinFound> f = ref_find_window(tbl, p_.windows, unsigned(fb), h.addr, h.len);
+  const EpWin w = f ? f->win : EpWin{};
   if (pkt::check(h, p_.max_len, p_.flit_w) != pkt::Malformed::none) v.cause = 1;
   else if (!result && !pull && !partial) v.cause = 3;
-  else if (found < 0) v.cause = 2;
+  else if (!f) v.cause = 2;
   else if (w.copy != 0) v.cause = 3;
   else if (h.dtype != w.dtype) v.cause = 6;
   else if (partial && !w.home) v.cause = 4;
   else if (!result && h.count == 0) v.cause = 5;
-  if (found < 0) return v;
-  const uint64_t off = h.addr - w.net_base;
+  if (!f) return v;
+  const uint64_t off = f->off;
   const uint64_t line = w.count_base + off / fb;
   if (!v.cause && !result && line >= p_.count_depth) v.cause = 8;  // counters past the array
-  v.win = unsigned(found);
+  v.win = f->index;
   v.line = uint32_t(line % (uint64_t(1) << p_.line_w()));
   v.need = pull ? uint8_t(w.expected - 1) : w.expected;
   v.dst = (w.dst + off) & low_mask(48);
