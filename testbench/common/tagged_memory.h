@@ -6,6 +6,7 @@
 // cycle, in whatever order the delays give.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <random>
 #include <vector>
@@ -62,6 +63,22 @@ class TaggedMemory {
   void after(const In& in, const Out& out) {
     if (in.rst_n && out.mr_valid && in.mr_ready) read(out.mr_addr, out.mr_tag);
     tick();
+  }
+  // A stray answer, with probability p in a cycle that has no answer due:
+  // a tag (of tag_w bits) no read is waiting on, random data. Blocks that
+  // ignore and count such answers (ep_home, ep_det) are driven with it
+  // after drive().
+  template <class In>
+  void stray(In& in, unsigned tag_w, double p) {
+    if (!in.rst_n || in.md_valid || std::uniform_real_distribution<double>(0, 1)(rng_) >= p) return;
+    std::vector<uint8_t> free;
+    for (unsigned t = 0; t < (1u << tag_w); ++t)
+      if (std::none_of(pending_.begin(), pending_.end(), [&](const Read& r) { return r.tag == t; }))
+        free.push_back(uint8_t(t));
+    if (free.empty()) return;
+    in.md_valid = true;
+    in.md_tag = free[rng_() % free.size()];
+    in.md_data = mem_data(rng_(), flit_w_);
   }
   void clear() { pending_.clear(); }
   bool empty() const { return pending_.empty(); }

@@ -20,7 +20,6 @@
 #include <algorithm>
 #include <cstdint>
 #include <random>
-#include <set>
 #include <vector>
 
 #include "apb_master.h"
@@ -45,7 +44,6 @@ class EpHomeStimulus {
     if (reset_left_ > 0 && --reset_left_ == 0) {
       apb_.clear();
       mem_.clear();
-      awaited_.clear();
     }
     if (--phase_left_ == 0) new_phase();
     // The home reads the table only at a line's start and a sweep's answer:
@@ -95,17 +93,7 @@ class EpHomeStimulus {
     in.mw_ready = u() < mw_rate_;
     in.res_ready = u() < res_rate_;
     mem_.drive(in);
-    if (in.rst_n && !in.md_valid && u() < 0.01) {
-      // A stray: a tag the home is not waiting for (ignored, counted).
-      std::vector<uint8_t> free;
-      for (unsigned t = 0; t < (1u << p_.slot_w()); ++t)
-        if (!awaited_.count(uint8_t(t))) free.push_back(uint8_t(t));
-      if (!free.empty()) {
-        in.md_valid = true;
-        in.md_tag = free[pick(free.size())];
-        in.md_data = mem_data(rng_(), p_.flit_w);
-      }
-    }
+    mem_.stray(in, p_.slot_w(), 0.01);  // ignored, counted
     apb_.drive(in.apb, in.rst_n);
   }
 
@@ -129,11 +117,6 @@ class EpHomeStimulus {
         if (w >= 0 && u() < 0.6) count_ = win_[unsigned(w)].expected;
       }
     }
-    // An answer in the cycle of a read is not that read's (it comes a cycle
-    // later at the soonest): taken off before the read is put on.
-    if (in.rst_n && in.md_valid) awaited_.erase(in.md_tag);
-    if (in.rst_n && out.rq_valid && in.rq_ready) awaited_.clear();  // a new line's reads
-    if (in.rst_n && out.mr_valid && in.mr_ready) awaited_.insert(out.mr_tag);
     mem_.after(in, out);
     apb_.after(in.apb, out.apb);
   }
@@ -216,7 +199,6 @@ class EpHomeStimulus {
   TaggedMemory mem_;
   std::vector<EpWin> win_;
   EpWinTable tbl_;
-  std::set<uint8_t> awaited_;
   unsigned reset_left_ = 2;
   uint64_t phase_left_ = 1;
   double home_rate_ = 0.1, hq_rate_ = 0.05, rq_rate_ = 0.7, mr_rate_ = 0.7, mw_rate_ = 0.7, res_rate_ = 0.7;

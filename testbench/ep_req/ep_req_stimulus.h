@@ -28,6 +28,7 @@
 #include "common/bits.h"
 #include "common/packet.h"
 #include "ep_req/ep_req.h"
+#include "ep_stimulus.h"
 
 namespace t3::tb {
 
@@ -114,7 +115,7 @@ class EpReqStimulus {
     mw_rate_ = u() < 0.2 ? 0.1 : 0.5 + 0.5 * u();
     mr_rate_ = u() < 0.2 ? 0.1 : 0.5 + 0.5 * u();
     rq_rate_ = u() < 0.2 ? 0.05 : 0.3 + 0.7 * u();
-    det_rate_ = u() < 0.4 ? 0.01 : 0.3 + 0.7 * u();
+    det_rate_ = u() < 0.4 ? 0.001 : 0.3 + 0.7 * u();  // a stalled reader fills the staged queue: HELDs
   }
 
   // Windows on disjoint network ranges of 1..64 flits; some invalid, some
@@ -161,30 +162,15 @@ class EpReqStimulus {
     h.src = uint8_t(u() < 0.97 ? pick(32) : 32 + pick(224));
     h.dst = uint8_t(rng_());
     h.ctr = uint8_t(rng_());
-    const EpWin& w = win_[pick(p_.windows)];
-    if (w.valid && u() < 0.9 && w.bytes >= h.len * fb) {
-      h.addr = w.net_base + pick(w.bytes / fb - h.len + 1) * fb;
-      h.dtype = u() < 0.97 ? w.dtype : uint8_t(pick(3));
-      if (h.op == uint8_t(pkt::Op::push) && u() < 0.8) {
-        // A contributor mostly: its stage.
-        std::vector<unsigned> in_mask;
-        for (unsigned s = 0; s < 32; ++s)
-          if (w.contrib_mask >> s & 1) in_mask.push_back(s);
-        if (!in_mask.empty()) h.src = uint8_t(in_mask[pick(in_mask.size())]);
-      }
-    } else {
-      h.addr = pick(span_ / fb) * fb;
-      h.dtype = uint8_t(pick(3));
+    const EpWin* w = ep_place_packet(h, win_, span_, unsigned(fb), rng_);
+    if (w && h.op == uint8_t(pkt::Op::push) && u() < 0.8) {
+      // A contributor mostly: its stage.
+      std::vector<unsigned> in_mask;
+      for (unsigned s = 0; s < 32; ++s)
+        if (w->contrib_mask >> s & 1) in_mask.push_back(s);
+      if (!in_mask.empty()) h.src = uint8_t(in_mask[pick(in_mask.size())]);
     }
-    if (u() < 0.01) h.len = uint8_t(p_.max_len + 1 + pick(4));  // malformed: too long
-    if (u() < 0.01) h.addr += 1 + pick(fb - 1);                 // malformed: misaligned
-    if (u() < 0.01) h.red_op = 1;                                // malformed: no such operator
-    flits_.push_back(pkt::pack(h));
-    for (unsigned i = 1; i < pkt::wire_flits(h); ++i) {
-      Wide d;
-      for (unsigned j = 0; j < p_.flit_w / 64; ++j) d.w[j] = rng_();
-      flits_.push_back(d);
-    }
+    ep_push_packet(h, p_.max_len, p_.flit_w, flits_, rng_);
   }
 
   EpReqParams p_;

@@ -25,6 +25,7 @@
 #include "common/bits.h"
 #include "common/packet.h"
 #include "ep_rx/ep_rx.h"
+#include "ep_stimulus.h"
 
 namespace t3::tb {
 
@@ -161,23 +162,8 @@ class EpRxStimulus {
     h.count = uint8_t(u() < 0.03 ? 0 : 1 + pick(3));
     h.src = uint8_t(pick(32));
     h.ctr = uint8_t(rng_());
-    const EpWin& w = win_[pick(p_.windows)];
-    if (w.valid && u() < 0.9 && w.bytes >= h.len * fb) {
-      h.addr = w.net_base + pick(w.bytes / fb - h.len + 1) * fb;
-      h.dtype = u() < 0.97 ? w.dtype : uint8_t(pick(3));
-    } else {
-      h.addr = pick(span_ / fb) * fb;
-      h.dtype = uint8_t(pick(3));
-    }
-    if (u() < 0.01) h.len = uint8_t(p_.max_len + 1 + pick(4));  // malformed: too long
-    if (u() < 0.01) h.addr += 1 + pick(fb - 1);                 // malformed: misaligned
-    if (u() < 0.01) h.red_op = 1;                                // malformed: no such operator
-    flits_.push_back(pkt::pack(h));
-    for (unsigned i = 1; i < pkt::wire_flits(h); ++i) {
-      Wide d;
-      for (unsigned j = 0; j < p_.flit_w / 64; ++j) d.w[j] = rng_();
-      flits_.push_back(d);
-    }
+    ep_place_packet(h, win_, span_, unsigned(fb), rng_);
+    ep_push_packet(h, p_.max_len, p_.flit_w, flits_, rng_);
   }
 
   EpRxParams p_;
