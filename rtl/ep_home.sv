@@ -133,10 +133,12 @@ module ep_home #(
   );
 
   logic stray;
+  logic bad;
   logic [16:0] pending;
   logic [STAT_W-1:0] stat_results;
   logic [STAT_W-1:0] stat_sweeps;
   logic [STAT_W-1:0] stat_strays;
+  logic [STAT_W-1:0] stat_bad;
 
   // Register fields are as wide as the widest build allows; the core takes
   // the low bits of this build's widths (the PARAM_* registers tell firmware).
@@ -152,19 +154,23 @@ module ep_home #(
     .md_data_i, .mw_valid_o, .mw_ready_i, .mw_addr_o, .mw_data_o, .res_valid_o, .res_ready_i,
     .res_hdr_o, .idle_o,
     .stray_o        (stray),
+    .bad_o          (bad),
     .pending_o      (pending),
     .stat_results_o (stat_results),
     .stat_sweeps_o  (stat_sweeps),
-    .stat_strays_o  (stat_strays)
+    .stat_strays_o  (stat_strays),
+    .stat_bad_o     (stat_bad)
   );
 
   always_comb begin
     hw2reg.intr_state_stray_set = stray;
+    hw2reg.intr_state_bad_set   = bad;
     hw2reg.status_pending       = 17'(pending);
     hw2reg.status_idle          = idle_o;
     hw2reg.stat_results_count   = 32'(stat_results);
     hw2reg.stat_sweeps_count    = 32'(stat_sweeps);
     hw2reg.stat_strays_count    = 32'(stat_strays);
+    hw2reg.stat_bad_count       = 32'(stat_bad);
     hw2reg.param_flit_w         = 10'(FLIT_W);
     hw2reg.param_max_len        = 5'(MAX_LEN);
     hw2reg.param_windows        = 5'(WINDOWS);

@@ -71,10 +71,12 @@ module ep_home_core #(
   output logic [FLIT_W-1:0] res_hdr_o,
   output logic              idle_o,
   output logic              stray_o,
+  output logic              bad_o,
   output logic [16:0]       pending_o,
   output logic [STAT_W-1:0] stat_results_o,
   output logic [STAT_W-1:0] stat_sweeps_o,
-  output logic [STAT_W-1:0] stat_strays_o
+  output logic [STAT_W-1:0] stat_strays_o,
+  output logic [STAT_W-1:0] stat_bad_o
 );
 
   localparam int unsigned FB_LOG = $clog2(FLIT_W / 8);
@@ -113,11 +115,19 @@ module ep_home_core #(
     .clk_i, .rst_ni, .push_i(res_push), .wdata_i(FLIT_W'(hdr_q)), .pop_i(res_valid_o && res_ready_i),
     .valid_o(res_valid_o), .rdata_o(res_head), .full_o(res_full), .count_o(res_count)
   );
+  logic              home_ok, hq_ok;  // a line's length in 1..MAX_LEN: else refused (bad_o)
+  // The upper check is constant when MAX_LEN + 1 is a power of two (no
+  // LEN_W-bit length passes it): the lint says so, and that is right.
+  /* verilator lint_off CMPCONST */
+  assign home_ok    = home_len_i != '0 && 32'(home_len_i) <= MAX_LEN;
+  assign hq_ok      = hq_len_i != '0 && 32'(hq_len_i) <= MAX_LEN;
+  /* verilator lint_on CMPCONST */
   assign hq_room    = 32'(hq_count) < HOME_Q;
   assign hq_ready_o = !home_i && hq_room;
+  assign bad_o      = home_i ? !home_ok : hq_valid_i && hq_ready_o && !hq_ok;
   // ep_rx's pulse first: into the queue while it has room and no line
   // waits for the sweep (the sweep finds each line once), else pending.
-  assign hq_push    = home_i ? pending_q == '0 && hq_room : hq_valid_i && hq_ready_o;
+  assign hq_push    = home_i ? home_ok && pending_q == '0 && hq_room : hq_valid_i && hq_ready_o && hq_ok;
   assign hq_in      = home_i ? {home_win_i, home_line_i, home_len_i} : {hq_win_i, hq_line_i, hq_len_i};
   assign hq_pop     = st_q == S_IDLE && hq_valid;
   assign res_room   = 32'(res_count) + 32'(res_resv_q) < RESQ;
@@ -147,8 +157,10 @@ module ep_home_core #(
     end
   end
   logic s_whole;
-  assign s_whole = s_hit && cnt_rsp_code_i == 2'd0 && cnt_rsp_len_i != '0 &&
+  /* verilator lint_off CMPCONST */  // the length's upper check, as home_ok's
+  assign s_whole = s_hit && cnt_rsp_code_i == 2'd0 && cnt_rsp_len_i != '0 && 32'(cnt_rsp_len_i) <= MAX_LEN &&
                    !(merging_i && merge_line_i == sweep_at_q) && cnt_rsp_count_i == s_expected;
+  /* verilator lint_on CMPCONST */
 
   // ---- the line's window (START): the RESULT, the merge area, the copy
   /* verilator lint_off UNUSEDSIGNAL */  // a record's fields the home does not read
@@ -175,7 +187,8 @@ module ep_home_core #(
   logic          a_ok, echo_now;
   always_comb begin
     a_idx = md_tag_i >= first_q ? IW'(md_tag_i) - IW'(first_q) : IW'(md_tag_i) + IW'(SLOTS) - IW'(first_q);
-    a_ok  = (st_q == S_READ || st_q == S_DRAIN) && 32'(md_tag_i) < SLOTS && 32'(a_idx) < 32'(issued_q) &&
+    a_ok  = (st_q == S_READ || st_q == S_DRAIN) && 32'(md_tag_i) < SLOTS && 32'(first_q) < SLOTS &&
+            32'(a_idx) < 32'(issued_q) &&
             32'(a_idx) < MAX_LEN && !got_q[BI_W'(a_idx)];
   end
   assign stray_o  = md_valid_i && !a_ok;
@@ -223,12 +236,13 @@ module ep_home_core #(
   assign res_push   = st_q == S_CLEAR && cnt_ready_i;
 
   // ---- status
-  logic [STAT_W-1:0] stat_results_q, stat_sweeps_q, stat_strays_q;
+  logic [STAT_W-1:0] stat_results_q, stat_sweeps_q, stat_strays_q, stat_bad_q;
   assign idle_o         = st_q == S_IDLE && !hq_valid && pending_q == '0 && !res_valid_o;
   assign pending_o      = pending_q;
   assign stat_results_o = stat_results_q;
   assign stat_sweeps_o  = stat_sweeps_q;
   assign stat_strays_o  = stat_strays_q;
+  assign stat_bad_o     = stat_bad_q;
 
   logic found;  // the sweep found a whole line this cycle
   assign found = st_q == S_SWEEP_WAIT && cnt_rsp_valid_i && s_whole;
@@ -242,9 +256,11 @@ module ep_home_core #(
       stat_results_q <= '0;
       stat_sweeps_q  <= '0;
       stat_strays_q  <= '0;
+      stat_bad_q     <= '0;
     end else begin
-      pending_q <= pending_q + 17'(home_i && !(pending_q == '0 && hq_room)) - 17'(found);
+      pending_q <= pending_q + 17'(home_i && home_ok && !(pending_q == '0 && hq_room)) - 17'(found);
       if (stray_o) stat_strays_q <= stat_strays_q + 1'b1;
+      if (bad_o) stat_bad_q <= stat_bad_q + 1'b1;
       if (md_valid_i && a_ok) begin
         got_q[BI_W'(a_idx)] <= 1'b1;
         back_q       <= back_q + 1'b1;

@@ -10,17 +10,22 @@ package ep_home_reg_pkg;
 
   typedef struct packed {
     logic intr_state_stray;  // W1C
+    logic intr_state_bad;  // W1C
     logic intr_enable_stray;  // RW
+    logic intr_enable_bad;  // RW
     logic intr_test_stray;  // W1P
+    logic intr_test_bad;  // W1P
   } ep_home_reg2hw_t;
 
   typedef struct packed {
     logic intr_state_stray_set;
+    logic intr_state_bad_set;
     logic [16:0] status_pending;
     logic status_idle;
     logic [31:0] stat_results_count;
     logic [31:0] stat_sweeps_count;
     logic [31:0] stat_strays_count;
+    logic [31:0] stat_bad_count;
     logic [9:0] param_flit_w;
     logic [4:0] param_max_len;
     logic [4:0] param_windows;

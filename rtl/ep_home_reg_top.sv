@@ -32,7 +32,7 @@ module ep_home_reg_top (
   output logic        intr_o
 );
 
-  localparam int unsigned N = 10;
+  localparam int unsigned N = 11;
 
   // Decode and access rules: rtl/reg_apb.sv, shared by every register block.
   logic [N-1:0] hit;
@@ -40,9 +40,9 @@ module ep_home_reg_top (
   logic [31:0]  rdata;
   reg_apb #(
     .N       (N),
-    .OFFSETS ({12'h024, 12'h020, 12'h01C, 12'h018, 12'h014, 12'h010, 12'h00C, 12'h008, 12'h004, 12'h000}),
-    .RO_ONLY (10'b1111111000),
-    .LOCKED  (10'b0000000000)
+    .OFFSETS ({12'h028, 12'h024, 12'h020, 12'h01C, 12'h018, 12'h014, 12'h010, 12'h00C, 12'h008, 12'h004, 12'h000}),
+    .RO_ONLY (11'b11111111000),
+    .LOCKED  (11'b00000000000)
   ) u_apb (
     .psel_i, .penable_i, .pwrite_i, .paddr_i, .pstrb_i, .pready_o, .pslverr_o, .prdata_o,
     .busy_i (hw2reg_i.busy),
@@ -53,20 +53,31 @@ module ep_home_reg_top (
 
   // ---------------------------------------------------------------- storage
   logic intr_state_stray_q;
+  logic intr_state_bad_q;
   logic intr_enable_stray_q;
+  logic intr_enable_bad_q;
   logic intr_test_stray_q;
+  logic intr_test_bad_q;
 
   always_ff @(posedge clk_i) begin
     if (!rst_ni) begin
       intr_state_stray_q <= 1'd0;
+      intr_state_bad_q <= 1'd0;
       intr_enable_stray_q <= 1'd0;
+      intr_enable_bad_q <= 1'd0;
       intr_test_stray_q <= 1'd0;
+      intr_test_bad_q <= 1'd0;
     end else begin
       // A set event in the cycle of a clear leaves the bit set.
       intr_state_stray_q <= (intr_state_stray_q & ~((we && hit[0]) ? pwdata_i[0] : '0)) |
           hw2reg_i.intr_state_stray_set | intr_test_stray_q;
+      // A set event in the cycle of a clear leaves the bit set.
+      intr_state_bad_q <= (intr_state_bad_q & ~((we && hit[0]) ? pwdata_i[1] : '0)) |
+          hw2reg_i.intr_state_bad_set | intr_test_bad_q;
       if (we && hit[1]) intr_enable_stray_q <= pwdata_i[0];
+      if (we && hit[1]) intr_enable_bad_q <= pwdata_i[1];
       intr_test_stray_q <= (we && hit[2]) ? pwdata_i[0] : '0;
+      intr_test_bad_q <= (we && hit[2]) ? pwdata_i[1] : '0;
     end
   end
 
@@ -77,32 +88,38 @@ module ep_home_reg_top (
   always_comb begin
     rdata = '0;
     rdata[0] = rdata[0] | ({1{hit[0]}} & intr_state_stray_q);
+    rdata[1] = rdata[1] | ({1{hit[0]}} & intr_state_bad_q);
     rdata[0] = rdata[0] | ({1{hit[1]}} & intr_enable_stray_q);
+    rdata[1] = rdata[1] | ({1{hit[1]}} & intr_enable_bad_q);
     rdata[16:0] = rdata[16:0] | ({17{hit[3]}} & hw2reg_i.status_pending);
     rdata[24] = rdata[24] | ({1{hit[3]}} & hw2reg_i.status_idle);
     rdata[31:0] = rdata[31:0] | ({32{hit[4]}} & hw2reg_i.stat_results_count);
     rdata[31:0] = rdata[31:0] | ({32{hit[5]}} & hw2reg_i.stat_sweeps_count);
     rdata[31:0] = rdata[31:0] | ({32{hit[6]}} & hw2reg_i.stat_strays_count);
-    rdata[9:0] = rdata[9:0] | ({10{hit[7]}} & hw2reg_i.param_flit_w);
-    rdata[20:16] = rdata[20:16] | ({5{hit[7]}} & hw2reg_i.param_max_len);
-    rdata[28:24] = rdata[28:24] | ({5{hit[7]}} & hw2reg_i.param_windows);
-    rdata[6:0] = rdata[6:0] | ({7{hit[8]}} & hw2reg_i.param_q_slots);
-    rdata[14:8] = rdata[14:8] | ({7{hit[8]}} & hw2reg_i.param_q_home_q);
-    rdata[20:16] = rdata[20:16] | ({5{hit[8]}} & hw2reg_i.param_q_resq);
-    rdata[29:24] = rdata[29:24] | ({6{hit[8]}} & hw2reg_i.param_q_stat_w);
-    rdata[16:0] = rdata[16:0] | ({17{hit[9]}} & hw2reg_i.param_c_count_depth);
+    rdata[31:0] = rdata[31:0] | ({32{hit[7]}} & hw2reg_i.stat_bad_count);
+    rdata[9:0] = rdata[9:0] | ({10{hit[8]}} & hw2reg_i.param_flit_w);
+    rdata[20:16] = rdata[20:16] | ({5{hit[8]}} & hw2reg_i.param_max_len);
+    rdata[28:24] = rdata[28:24] | ({5{hit[8]}} & hw2reg_i.param_windows);
+    rdata[6:0] = rdata[6:0] | ({7{hit[9]}} & hw2reg_i.param_q_slots);
+    rdata[14:8] = rdata[14:8] | ({7{hit[9]}} & hw2reg_i.param_q_home_q);
+    rdata[20:16] = rdata[20:16] | ({5{hit[9]}} & hw2reg_i.param_q_resq);
+    rdata[29:24] = rdata[29:24] | ({6{hit[9]}} & hw2reg_i.param_q_stat_w);
+    rdata[16:0] = rdata[16:0] | ({17{hit[10]}} & hw2reg_i.param_c_count_depth);
   end
 
   // ---------------------------------------------------------------- to the core
   assign reg2hw_o.intr_state_stray = intr_state_stray_q;
+  assign reg2hw_o.intr_state_bad = intr_state_bad_q;
   assign reg2hw_o.intr_enable_stray = intr_enable_stray_q;
+  assign reg2hw_o.intr_enable_bad = intr_enable_bad_q;
   assign reg2hw_o.intr_test_stray = intr_test_stray_q;
+  assign reg2hw_o.intr_test_bad = intr_test_bad_q;
 
-  assign intr_o = |({intr_state_stray_q} &
-                    {intr_enable_stray_q});
+  assign intr_o = |({intr_state_stray_q, intr_state_bad_q} &
+                    {intr_enable_stray_q, intr_enable_bad_q});
 
   // Write data bits that no writable field takes.
   logic unused_pwdata;
-  assign unused_pwdata = ^(pwdata_i & 32'hFFFFFFFE);
+  assign unused_pwdata = ^(pwdata_i & 32'hFFFFFFFC);
 
 endmodule

@@ -36,7 +36,7 @@ int EpHomeCore::home_of(const EpWinTable& tbl, uint32_t c) const {
 int EpHomeCore::awaited(const EpHomeCoreInputs& in) const {
   if (st_ != kRead && st_ != kDrain) return -1;
   const uint32_t t = in.md_tag;
-  if (t >= p_.slots) return -1;
+  if (t >= p_.slots || first_ >= p_.slots) return -1;
   const uint32_t i = t >= first_ ? t - first_ : t + p_.slots - first_;
   // Read already, not answered yet.
   return i < issued_ && i < p_.max_len && !got_[i] ? int(i) : -1;
@@ -74,6 +74,7 @@ EpHomeCoreOutputs EpHomeCore::eval(const EpHomeCoreInputs& in) const {
     o.mw_data = buf_[eidx_];
   }
   o.stray = in.md_valid && awaited(in) < 0;
+  o.bad = bad_in(in);
   o.res_valid = resq_.valid();
   if (o.res_valid) o.res_hdr = resq_.rdata();
   o.idle = st_ == kIdle && !homeq_.valid() && pending_ == 0 && !resq_.valid();
@@ -98,7 +99,9 @@ void EpHomeCore::clock(const EpHomeCoreInputs& in) {
   // ep_rx gives none.
   bool hq_push = false;
   Line in_line;
-  if (in.home) {
+  if (bad_in(in)) {
+    bump(stat_.bad);  // refused, not queued (a line longer than the copy buffer would never finish)
+  } else if (in.home) {
     if (pending_ == 0 && homeq_.count() < p_.home_q) {
       hq_push = true;
       in_line = Line{in.home_win, in.home_line, in.home_len};
@@ -134,7 +137,7 @@ void EpHomeCore::clock(const EpHomeCoreInputs& in) {
       const uint32_t at = sweep_at_;
       const int w = home_of(in.tbl, at);
       const bool merging = in.merging && in.merge_line == at;
-      const bool whole = w >= 0 && in.cnt_rsp_code == 0 && in.cnt_rsp_len != 0 && !merging &&
+      const bool whole = w >= 0 && in.cnt_rsp_code == 0 && len_ok(in.cnt_rsp_len) && !merging &&
                          in.cnt_rsp_count == unpack_window(in.tbl, unsigned(w)).expected;
       sweep_at_ = at + 1 == p_.count_depth ? 0 : at + 1;
       st_ = kIdle;

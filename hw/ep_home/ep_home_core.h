@@ -90,11 +90,12 @@ struct EpHomeDataOut {
 struct EpHomeCoreInputs : EpHomeDataIn {};
 
 struct EpHomeStats {
-  uint32_t results = 0, sweeps = 0, strays = 0;
+  uint32_t results = 0, sweeps = 0, strays = 0, bad = 0;
 };
 
 struct EpHomeCoreOutputs : EpHomeDataOut {
   bool stray = false;    // this cycle's answer was for no read awaited
+  bool bad = false;      // this cycle's line in was refused: its length outside 1..MAX_LEN
   uint32_t pending = 0;  // lines whole that wait for the sweep
   EpHomeStats stat;
 };
@@ -120,6 +121,11 @@ class EpHomeCore {
   };
   bool hq_ready(const EpHomeCoreInputs& in) const { return !in.home && homeq_.count() < p_.home_q; }
   bool res_room() const { return resq_.count() + res_resv_ < p_.resq; }
+  bool len_ok(uint32_t len) const { return len != 0 && len <= p_.max_len; }
+  // This cycle's line in refused (ep_rx's pulse, or the in-order add's taken).
+  bool bad_in(const EpHomeCoreInputs& in) const {
+    return in.home ? !len_ok(in.home_len) : in.hq_valid && hq_ready(in) && !len_ok(in.hq_len);
+  }
   // The line's flit an answer with tag t is for, or -1 for a stray.
   int awaited(const EpHomeCoreInputs& in) const;
   bool echo_now() const { return echo_ && eidx_ < len_ && eidx_ < p_.max_len && got_[eidx_]; }

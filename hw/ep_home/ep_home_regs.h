@@ -31,17 +31,21 @@ enum class EpHomeReg : unsigned {
   stat_results = 4,  // 0x010
   stat_sweeps = 5,  // 0x014
   stat_strays = 6,  // 0x018
-  param = 7,  // 0x01C
-  param_q = 8,  // 0x020
-  param_c = 9,  // 0x024
+  stat_bad = 7,  // 0x01C
+  param = 8,  // 0x020
+  param_q = 9,  // 0x024
+  param_c = 10,  // 0x028
 };
 
 // What the hardware reads: RW and W1C values, W1P pulses (1 for the one
 // cycle after the write).
 struct EpHomeReg2Hw {
   uint32_t intr_state_stray = 0;  // W1C, 1 bit
+  uint32_t intr_state_bad = 0;  // W1C, 1 bit
   uint32_t intr_enable_stray = 0;  // RW, 1 bit
+  uint32_t intr_enable_bad = 0;  // RW, 1 bit
   uint32_t intr_test_stray = 0;  // W1P, 1 bit
+  uint32_t intr_test_bad = 0;  // W1P, 1 bit
 };
 
 // What the hardware gives: RO values, W1C set events (bits to set), and
@@ -49,11 +53,13 @@ struct EpHomeReg2Hw {
 // registers.
 struct EpHomeHw2Reg {
   uint32_t intr_state_stray_set = 0;  // 1 bit
+  uint32_t intr_state_bad_set = 0;  // 1 bit
   uint32_t status_pending = 0;  // 17 bits
   uint32_t status_idle = 0;  // 1 bit
   uint32_t stat_results_count = 0;  // 32 bits
   uint32_t stat_sweeps_count = 0;  // 32 bits
   uint32_t stat_strays_count = 0;  // 32 bits
+  uint32_t stat_bad_count = 0;  // 32 bits
   uint32_t param_flit_w = 0;  // 10 bits
   uint32_t param_max_len = 0;  // 5 bits
   uint32_t param_windows = 0;  // 5 bits
@@ -67,7 +73,7 @@ struct EpHomeHw2Reg {
 
 // The tables (hw/common/regs.h's RegMapMembers says what each holds).
 struct EpHomeRegMap : RegMapMembers<EpHomeReg2Hw, EpHomeHw2Reg> {
-  static constexpr unsigned kCount = 10;
+  static constexpr unsigned kCount = 11;
   static const RegInfo kInfo[kCount];
   static constexpr int kIntrState = 0, kIntrEnable = 1, kIntrTest = 2;
   static const Reg2HwMember kReg2Hw[];
@@ -80,6 +86,8 @@ struct EpHomeRegs : RegsOf<EpHomeRegMap, EpHomeReg2Hw, EpHomeHw2Reg> {
   static constexpr const char* kBlock = "ep_home";
   static void set_events(RegFile& rf, const Hw2Reg& h) {
     if (const uint32_t b = (h.intr_state_stray_set << 0) & 0x00000001u & ~rf.q(0))
+      rf.hw_set(0, b);
+    if (const uint32_t b = (h.intr_state_bad_set << 1) & 0x00000002u & ~rf.q(0))
       rf.hw_set(0, b);
     if (const uint32_t t = rf.pulses(Map::kIntrTest) & ~rf.q(Map::kIntrState)) rf.hw_set(Map::kIntrState, t);
   }

@@ -228,9 +228,9 @@ TEST(EpHomeCosim, ConstrainedRandom) {
   auto u = [](uint64_t v) { return (unsigned long long)v; };
   std::printf("random: %llu cycles (seed %llu): %llu pulses (%llu to pending, at most %llu pending), %llu "
               "deterministic lines, %llu found by the sweep (%llu counters passed), %llu RESULTs sent, %llu "
-              "flits copied, %llu strays\n",
+              "flits copied, %llu strays, %llu lines refused for their length\n",
               u(cycles), u(opt.seed), u(k.pulses), u(k.to_pending), u(k.max_pending), u(k.det_lines), u(k.swept),
-              u(k.missed), u(k.sent), u(k.copied), u(k.strays));
+              u(k.missed), u(k.sent), u(k.copied), u(k.strays), u(k.bad));
   EXPECT_EQ(c.failures(), 0u) << c.first_failure();
   EXPECT_GT(k.sent, cycles / 500);
   EXPECT_GT(k.to_pending, 0u);
@@ -239,6 +239,7 @@ TEST(EpHomeCosim, ConstrainedRandom) {
   EXPECT_GT(k.det_lines, 0u);
   EXPECT_GT(k.copied, 0u);
   EXPECT_GT(k.strays, 0u);
+  EXPECT_GT(k.bad, 0u);
 }
 
 }  // namespace

@@ -28,7 +28,7 @@ void EpHomeScoreboard::reset() {
   pending_ = 0;
   sweep_at_ = 0;
   res_resv_ = false;
-  results_ = sweeps_ = strays_ = 0;
+  results_ = sweeps_ = strays_ = bad_ = 0;
 }
 
 std::optional<std::string> EpHomeScoreboard::observe(const EpHomeInputs& in, const EpHomeOutputs& out) {
@@ -46,6 +46,7 @@ std::optional<std::string> EpHomeScoreboard::observe(const EpHomeInputs& in, con
       case EpHomeReg::stat_results: return uint32_t(results_ & sm);
       case EpHomeReg::stat_sweeps: return uint32_t(sweeps_ & sm);
       case EpHomeReg::stat_strays: return uint32_t(strays_ & sm);
+      case EpHomeReg::stat_bad: return uint32_t(bad_ & sm);
       case EpHomeReg::param: return p_.flit_w | p_.max_len << 16 | p_.windows << 24;
       case EpHomeReg::param_q: return p_.slots | p_.home_q << 8 | p_.resq << 16 | p_.stat_w << 24;
       case EpHomeReg::param_c: return p_.count_depth;
@@ -92,8 +93,15 @@ std::optional<std::string> EpHomeScoreboard::observe(const EpHomeInputs& in, con
     if (err.tellp() == 0) return std::nullopt;
     return err.str();
   }
+  // A line whose length is outside 1..MAX_LEN is refused, whichever way it
+  // comes (the in-order add's only when taken).
+  auto len_ok = [&](uint32_t len) { return len >= 1 && len <= p_.max_len; };
+  const bool bad = in.home ? !len_ok(in.home_len) : in.hq_valid && room && !len_ok(in.hq_len);
   std::optional<Line> push;
-  if (in.home) {
+  if (bad) {
+    ++bad_;
+    ++n_.bad;
+  } else if (in.home) {
     ++n_.pulses;
     if (pending_ == 0 && room) {
       push = Line{in.home_win, in.home_line, in.home_len};
@@ -139,7 +147,7 @@ std::optional<std::string> EpHomeScoreboard::observe(const EpHomeInputs& in, con
             uint64_t(sweep_at_) < uint64_t(x.count_base) + x.bytes / fb)
           w = int(i);
       }
-      const bool whole = w >= 0 && in.cnt_rsp_code == 0 && in.cnt_rsp_len != 0 && in.cnt_rsp_count == x.expected &&
+      const bool whole = w >= 0 && in.cnt_rsp_code == 0 && len_ok(in.cnt_rsp_len) && in.cnt_rsp_count == x.expected &&
                          !(in.merging && in.merge_line == sweep_at_);
       ph_ = kIdle;
       if (whole) {
@@ -209,7 +217,8 @@ std::optional<std::string> EpHomeScoreboard::observe(const EpHomeInputs& in, con
   pending_ &= 0x1FFFF;
   n_.max_pending = std::max(n_.max_pending, pending_);
   if (homeq_.size() > p_.home_q || resq_.size() > p_.resq) err << "a queue past its depth; ";
-  regs_.set_event(unsigned(EpHomeReg::intr_state), stray ? T3_EP_HOME_R_INTR_STATE_STRAY_MASK : 0);
+  regs_.set_event(unsigned(EpHomeReg::intr_state), (stray ? T3_EP_HOME_R_INTR_STATE_STRAY_MASK : 0) |
+                                                       (bad ? T3_EP_HOME_R_INTR_STATE_BAD_MASK : 0));
   regs_.edge();
   if (err.tellp() == 0) return std::nullopt;
   return err.str();

@@ -31,7 +31,8 @@ class EpHomeScoreboard {
   const RegShadow<EpHomeRegMap>& regs() const { return regs_; }
   // What the traffic reached.
   struct Counts {
-    uint64_t pulses = 0, to_pending = 0, det_lines = 0, swept = 0, missed = 0, sent = 0, copied = 0, strays = 0;
+    uint64_t pulses = 0, to_pending = 0, det_lines = 0, swept = 0, missed = 0, sent = 0, copied = 0, strays = 0,
+             bad = 0;
     uint64_t max_pending = 0;
   };
   const Counts& counts() const { return n_; }
@@ -59,7 +60,7 @@ class EpHomeScoreboard {
   bool copy_ = false, res_resv_ = false;
   uint32_t first_ = 0, issued_ = 0, back_ = 0, copied_ = 0;
   std::vector<bool> answered_;
-  uint64_t results_ = 0, sweeps_ = 0, strays_ = 0;  // unbounded
+  uint64_t results_ = 0, sweeps_ = 0, strays_ = 0, bad_ = 0;  // unbounded
   Counts n_;
 };
 

@@ -141,7 +141,9 @@ class EpHomeStimulus {
     l.ok = true;
     l.win = w;
     l.line = uint32_t((x.count_base + pick(x.bytes / p_.flit_bytes())) % p_.count_depth);
-    l.len = uint32_t(1 + pick(p_.max_len));
+    // Now and then a length outside 1..MAX_LEN (0, or past MAX_LEN where
+    // LEN_W bits allow): the home refuses it.
+    l.len = u() < 0.005 ? uint32_t(pick(1u << p_.len_w())) : uint32_t(1 + pick(p_.max_len));
     return l;
   }
 
