@@ -12,11 +12,12 @@
 #include <random>
 #include <vector>
 
-#include "apb_access.h"
 #include "cosim_config.h"
+#include "directed_bench.h"
 #include "ep_count/ep_count_request.h"
 #include "ep_count_scoreboard.h"
 #include "ep_count_stimulus.h"
+#include "random_run.h"
 #include "reg_traffic.h"
 #include "t3/ep_count_regs.h"
 #include "test_cosim.h"
@@ -36,32 +37,16 @@ struct Answer {
 
 // The co-simulation with the scoreboard attached; register accesses go
 // through the APB port. A granted request is withdrawn; answers are kept.
-class Bench : public ApbAccess<Bench> {
-  friend class ApbAccess<Bench>;
-
+class Bench : public DirectedBench<Bench, EpCountBlock, EpCountScoreboard> {
  public:
-  Bench() : c_(the_cosim()), sb_(params()) {
-    c_.in() = EpCountInputs{};
-    EXPECT_TRUE(c_.reset(2)) << c_.first_mismatch();
-    c_.in().rst_n = true;
-  }
-  EpCountInputs& in() { return c_.in(); }
-  const EpCountOutputs& out() const { return c_.out(); }
-  EpCountScoreboard& sb() { return sb_; }
+  Bench() : DirectedBench(the_cosim()) {}
 
-  void cycle() {
-    apb_.drive(c_.in().apb, c_.in().rst_n);
-    const EpCountInputs in = c_.in();
-    EXPECT_TRUE(c_.cycle()) << c_.first_mismatch();
-    if (auto err = sb_.observe(in, c_.out())) ADD_FAILURE() << "cycle " << c_.cycles() - 1 << ": " << *err;
-    const EpCountOutputs& o = c_.out();
+  void after(const EpCountInputs&, const EpCountOutputs& o) {
     if (o.rsp_valid)
       answers.push_back({unsigned(__builtin_ctz(o.rsp_valid)), EpCountCode(o.rsp_code), o.rsp_count, o.rsp_len, o.rsp_whole});
     if (o.req_ready) grants.push_back(unsigned(__builtin_ctz(o.req_ready)));
-    c_.in().req_valid &= ~o.req_ready;
-    if (auto d = apb_.after(in.apb, c_.out().apb)) apb_completed(*d);
+    in().req_valid &= ~o.req_ready;
   }
-  void apb_idle_cycle() { cycle(); }
   void wait_clear() {
     for (uint64_t n = 0; out().clearing; ++n) {
       ASSERT_LE(n, uint64_t(params().count_depth)) << "still clearing after COUNT_DEPTH cycles";
@@ -80,11 +65,6 @@ class Bench : public ApbAccess<Bench> {
 
   std::vector<Answer> answers;
   std::vector<unsigned> grants;
-
- private:
-  Cosim<EpCountBlock>& c_;
-  EpCountScoreboard sb_;
-  ApbMaster apb_;
 };
 
 TEST(EpCountCosim, ClearsForCountDepthCyclesThenGrantsTheLowestPortFirst) {
@@ -168,25 +148,12 @@ TEST(EpCountCosim, RefusalsRaiseTheirInterruptsAndShowInLast) {
 }
 
 TEST(EpCountCosim, ConstrainedRandom) {
-  const RunOptions& opt = test_options();
-  const uint64_t cycles = opt.cycles ? opt.cycles : T3_RANDOM_CYCLES;
-  std::mt19937_64 rng(opt.seed);
+  RandomRun<EpCountBlock, EpCountScoreboard, EpCountStimulus, EpCountRegMap> r(the_cosim(), 0.02);
+  r.run();
+  const RunOptions& opt = r.opt;
+  const uint64_t cycles = r.cycles;
   Cosim<EpCountBlock>& c = the_cosim();
-  // The shared DUT holds the last test's state until a reset edge: reset it
-  // (compared, as every cycle) before the scoreboard attaches.
-  c.in() = EpCountInputs{};
-  EXPECT_TRUE(c.reset(2)) << c.first_mismatch();
-  EpCountScoreboard sb(params());
-  EpCountStimulus stim(params(), rng());
-  RegTraffic<EpCountRegMap> regs(rng(), 0.02);
-  for (uint64_t n = 0; n < cycles && !testing::Test::HasFailure(); ++n) {
-    stim.drive(c.in());
-    regs.maybe_queue(stim.apb(), sb.regs());
-    const EpCountInputs in = c.in();
-    EXPECT_TRUE(c.cycle()) << c.first_mismatch();
-    if (auto err = sb.observe(in, c.out())) ADD_FAILURE() << "cycle " << n << ": " << *err;
-    stim.after(in, c.out());
-  }
+  EpCountScoreboard& sb = r.sb;
   auto a = [&](EpCountCode k) { return (unsigned long long)sb.answers(k); };
   std::printf("random: %llu cycles (seed %llu): answers %llu DONE, %llu OVER, %llu HELD, %llu BAD; %llu whole; "
               "%llu grants of the line written in that cycle; %llu resets; %llu register reads, %llu writes\n",

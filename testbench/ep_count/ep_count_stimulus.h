@@ -12,26 +12,24 @@
 #include <cstdint>
 #include <random>
 
-#include "apb_master.h"
 #include "common/bits.h"
 #include "ep_count/ep_count.h"
 #include "ep_count/ep_count_request.h"
+#include "stim_base.h"
 
 namespace t3::tb {
 
-class EpCountStimulus {
+class EpCountStimulus : public StimBase {
  public:
   EpCountStimulus(const EpCountParams& p, uint64_t seed)
-      : p_(p), rng_(seed), reset_rate_(std::min(1e-4, 1.0 / (50.0 * p.count_depth))) {
+      : StimBase(seed, std::min(1e-4, 1.0 / (50.0 * p.count_depth))), p_(p) {
     new_phase();
   }
 
   // Sets every input of this cycle, rst_n and the register port included.
   void drive(EpCountInputs& in) {
-    if (reset_left_ == 0 && u() < reset_rate_) reset_left_ = 2;
-    in.rst_n = reset_left_ == 0;
-    if (reset_left_ > 0 && --reset_left_ == 0) apb_.clear();
-    if (--phase_left_ == 0) new_phase();
+    in.rst_n = reset_cycle();
+    if (phase_due()) new_phase();
     for (unsigned i = 0; i < p_.ports; ++i) {
       const bool waiting = in.req_valid >> i & 1 && !(granted_ >> i & 1);
       if (waiting) continue;  // a request stays, as it was, until granted
@@ -46,11 +44,7 @@ class EpCountStimulus {
     apb_.after(in.apb, out.apb);
   }
 
-  ApbMaster& apb() { return apb_; }
-
  private:
-  double u() { return std::uniform_real_distribution<double>(0, 1)(rng_); }
-  uint64_t pick(uint64_t n) { return rng_() % n; }
   void new_phase() {
     phase_left_ = 200 + pick(3000);
     rate_ = u() < 0.3 ? 1.0 : 0.1 + 0.6 * u();
@@ -73,12 +67,7 @@ class EpCountStimulus {
   }
 
   EpCountParams p_;
-  std::mt19937_64 rng_;
-  double reset_rate_;
-  ApbMaster apb_;
-  unsigned reset_left_ = 2;
   uint32_t granted_ = ~0u;
-  uint64_t phase_left_ = 1;
   double rate_ = 0.5;
   uint32_t hot_[4] = {};
 };

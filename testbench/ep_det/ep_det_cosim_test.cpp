@@ -13,10 +13,11 @@
 #include <random>
 #include <vector>
 
-#include "apb_access.h"
 #include "cosim_config.h"
+#include "directed_bench.h"
 #include "ep_det_scoreboard.h"
 #include "ep_det_stimulus.h"
+#include "random_run.h"
 #include "reg_traffic.h"
 #include "t3/ep_det_regs.h"
 #include "test_cosim.h"
@@ -29,20 +30,11 @@ const EpDetParams& params() { return the_cosim().params(); }
 
 // The co-simulation with the scoreboard attached; the memory answers every
 // read after `delay` cycles, newest first among those due (out of order).
-class Bench : public ApbAccess<Bench> {
-  friend class ApbAccess<Bench>;
-
+class Bench : public DirectedBench<Bench, EpDetBlock, EpDetScoreboard> {
  public:
-  Bench() : c_(the_cosim()), sb_(params()) {
-    c_.in() = EpDetInputs{};
-    EXPECT_TRUE(c_.reset(2)) << c_.first_mismatch();
-    c_.in().rst_n = true;
-    c_.in().mr_ready = c_.in().mw_ready = c_.in().hq_ready = true;
-  }
-  EpDetInputs& in() { return c_.in(); }
-  const EpDetOutputs& out() const { return c_.out(); }
+  Bench() : DirectedBench(the_cosim()) { in().mr_ready = in().mw_ready = in().hq_ready = true; }
 
-  void cycle() {
+  void before() {
     in().md_valid = false;
     in().md_tag = 0;
     in().md_data = Wide{};
@@ -60,11 +52,8 @@ class Bench : public ApbAccess<Bench> {
       in().md_data = mem_data(0, params().flit_w);
       stray.reset();
     }
-    apb_.drive(c_.in().apb, c_.in().rst_n);
-    const EpDetInputs i = c_.in();
-    EXPECT_TRUE(c_.cycle()) << c_.first_mismatch();
-    if (auto err = sb_.observe(i, c_.out())) ADD_FAILURE() << "cycle " << c_.cycles() - 1 << ": " << *err;
-    const EpDetOutputs& o = c_.out();
+  }
+  void after(const EpDetInputs& i, const EpDetOutputs& o) {
     if (o.mr_valid && i.mr_ready) {
       reads.push_back(o.mr_addr);
       pending_.push_back({c_.cycles() + delay, o.mr_addr, o.mr_tag});
@@ -73,11 +62,6 @@ class Bench : public ApbAccess<Bench> {
     if (o.mw_valid && i.mw_ready) writes.push_back(o);
     if (o.hq_valid && i.hq_ready) lines.push_back(o);
     if (i.det_valid && o.det_ready) in().det_valid = false;
-    if (auto d = apb_.after(i.apb, c_.out().apb)) apb_completed(*d);
-  }
-  void apb_idle_cycle() { cycle(); }
-  void run(unsigned n) {
-    for (unsigned k = 0; k < n; ++k) cycle();
   }
 
   uint64_t delay = 6;
@@ -91,9 +75,6 @@ class Bench : public ApbAccess<Bench> {
     uint64_t due, addr;
     uint8_t tag;
   };
-  Cosim<EpDetBlock>& c_;
-  EpDetScoreboard sb_;
-  ApbMaster apb_;
   std::vector<Pending> pending_;
 };
 
@@ -153,23 +134,12 @@ TEST(EpDetCosim, AStrayAnswerIsIgnoredCountedAndRaised) {
 }
 
 TEST(EpDetCosim, ConstrainedRandom) {
-  const RunOptions& opt = test_options();
-  const uint64_t cycles = opt.cycles ? opt.cycles : T3_RANDOM_CYCLES;
-  std::mt19937_64 rng(opt.seed);
+  RandomRun<EpDetBlock, EpDetScoreboard, EpDetStimulus, EpDetRegMap> r(the_cosim(), 0.02);
+  r.run();
+  const RunOptions& opt = r.opt;
+  const uint64_t cycles = r.cycles;
   Cosim<EpDetBlock>& c = the_cosim();
-  c.in() = EpDetInputs{};
-  EXPECT_TRUE(c.reset(2)) << c.first_mismatch();
-  EpDetScoreboard sb(params());
-  EpDetStimulus stim(params(), rng());
-  RegTraffic<EpDetRegMap> regs(rng(), 0.02);
-  for (uint64_t n = 0; n < cycles && !testing::Test::HasFailure(); ++n) {
-    stim.drive(c.in());
-    regs.maybe_queue(stim.apb(), sb.regs());
-    const EpDetInputs in = c.in();
-    EXPECT_TRUE(c.cycle()) << c.first_mismatch();
-    if (auto err = sb.observe(in, c.out())) ADD_FAILURE() << "cycle " << n << ": " << *err;
-    stim.after(in, c.out());
-  }
+  EpDetScoreboard& sb = r.sb;
   const EpDetScoreboard::Counts& k = sb.counts();
   auto u = [](uint64_t v) { return (unsigned long long)v; };
   std::printf("random: %llu cycles (seed %llu): %llu lines added (%llu with no contributor), %llu flits written "

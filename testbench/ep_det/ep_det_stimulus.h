@@ -17,28 +17,25 @@
 #include <random>
 #include <vector>
 
-#include "apb_master.h"
 #include "ep_det/ep_det.h"
+#include "stim_base.h"
 #include "tagged_memory.h"
 
 namespace t3::tb {
 
-class EpDetStimulus {
+class EpDetStimulus : public StimBase {
  public:
-  EpDetStimulus(const EpDetParams& p, uint64_t seed) : p_(p), rng_(seed), mem_(p.flit_w, seed ^ 0xDE7), win_(p.windows) {
+  EpDetStimulus(const EpDetParams& p, uint64_t seed) : StimBase(seed), p_(p), mem_(p.flit_w, seed ^ 0xDE7), win_(p.windows) {
     new_table();
     new_phase();
   }
 
   // Sets every input of this cycle, rst_n and the register port included.
   void drive(EpDetInputs& in) {
-    if (reset_left_ == 0 && u() < 2e-5) reset_left_ = 2;
-    in.rst_n = reset_left_ == 0;
-    if (reset_left_ > 0 && --reset_left_ == 0) {
-      apb_.clear();
-      mem_.clear();
-    }
-    if (--phase_left_ == 0) new_phase();
+    bool ended;
+    in.rst_n = reset_cycle(ended);
+    if (ended) mem_.clear();
+    if (phase_due()) new_phase();
     if (u() < 2e-4) new_table();
     in.tbl = tbl_;
     if (!in.det_valid || det_taken_) {
@@ -65,11 +62,7 @@ class EpDetStimulus {
     apb_.after(in.apb, out.apb);
   }
 
-  ApbMaster& apb() { return apb_; }
-
  private:
-  double u() { return std::uniform_real_distribution<double>(0, 1)(rng_); }
-  uint64_t pick(uint64_t n) { return n ? rng_() % n : 0; }
 
   void new_phase() {
     phase_left_ = 300 + pick(4000);
@@ -102,13 +95,9 @@ class EpDetStimulus {
   }
 
   EpDetParams p_;
-  std::mt19937_64 rng_;
-  ApbMaster apb_;
   TaggedMemory mem_;
   std::vector<EpWin> win_;
   EpWinTable tbl_;
-  unsigned reset_left_ = 2;
-  uint64_t phase_left_ = 1;
   double det_rate_ = 0.5, mr_rate_ = 0.7, mw_rate_ = 0.7, hq_rate_ = 0.7;
   bool det_taken_ = true;
 };

@@ -10,11 +10,12 @@
 #include <random>
 #include <vector>
 
-#include "apb_access.h"
 #include "common/packet.h"
 #include "cosim_config.h"
+#include "directed_bench.h"
 #include "ep_final_scoreboard.h"
 #include "ep_final_stimulus.h"
+#include "random_run.h"
 #include "reg_traffic.h"
 #include "t3/ep_final_regs.h"
 #include "tagged_memory.h"
@@ -26,32 +27,17 @@ namespace {
 Cosim<EpFinalBlock>& the_cosim() { return shared_cosim<EpFinalBlock>(); }
 const EpFinalParams& params() { return the_cosim().params(); }
 
-class Bench : public ApbAccess<Bench> {
-  friend class ApbAccess<Bench>;
-
+class Bench : public DirectedBench<Bench, EpFinalBlock, EpFinalScoreboard> {
  public:
-  Bench() : c_(the_cosim()), sb_(params()) {
-    c_.in() = EpFinalInputs{};
-    EXPECT_TRUE(c_.reset(2)) << c_.first_mismatch();
-    c_.in().rst_n = true;
-  }
-  EpFinalInputs& in() { return c_.in(); }
-  const EpFinalOutputs& out() const { return c_.out(); }
+  Bench() : DirectedBench(the_cosim()) {}
 
-  void cycle() {
-    apb_.drive(c_.in().apb, c_.in().rst_n);
-    const EpFinalInputs i = c_.in();
-    EXPECT_TRUE(c_.cycle()) << c_.first_mismatch();
-    if (auto err = sb_.observe(i, c_.out())) ADD_FAILURE() << "cycle " << c_.cycles() - 1 << ": " << *err;
-    const EpFinalOutputs& o = c_.out();
+  void after(const EpFinalInputs& i, const EpFinalOutputs& o) {
     if (o.mr_valid && i.mr_ready) reads.push_back({o.mr_addr, o.mr_tag});
     if (o.mw_valid && i.mw_ready) adds.push_back({o.mw_addr, 0});
     if (o.res_valid && i.res_ready) results.push_back(o.res_hdr);
-    if (o.fin_ready) c_.in().fin_valid = false;
-    c_.in().md_valid = false;
-    if (auto d = apb_.after(i.apb, c_.out().apb)) apb_completed(*d);
+    if (o.fin_ready) in().fin_valid = false;
+    in().md_valid = false;
   }
-  void apb_idle_cycle() { cycle(); }
   void answer(size_t r) {
     in().md_valid = true;
     in().md_tag = reads.at(r).tag;
@@ -65,11 +51,6 @@ class Bench : public ApbAccess<Bench> {
   };
   std::vector<Access> reads, adds;
   std::vector<Wide> results;
-
- private:
-  Cosim<EpFinalBlock>& c_;
-  EpFinalScoreboard sb_;
-  ApbMaster apb_;
 };
 
 pkt::Header a_line(unsigned len) {
@@ -121,23 +102,12 @@ TEST(EpFinalCosim, AStrayAnswerIsCountedAndRaised) {
 }
 
 TEST(EpFinalCosim, ConstrainedRandom) {
-  const RunOptions& opt = test_options();
-  const uint64_t cycles = opt.cycles ? opt.cycles : T3_RANDOM_CYCLES;
-  std::mt19937_64 rng(opt.seed);
+  RandomRun<EpFinalBlock, EpFinalScoreboard, EpFinalStimulus, EpFinalRegMap> r(the_cosim(), 0.02);
+  r.run();
+  const RunOptions& opt = r.opt;
+  const uint64_t cycles = r.cycles;
   Cosim<EpFinalBlock>& c = the_cosim();
-  c.in() = EpFinalInputs{};
-  EXPECT_TRUE(c.reset(2)) << c.first_mismatch();
-  EpFinalScoreboard sb(params());
-  EpFinalStimulus stim(params(), rng());
-  RegTraffic<EpFinalRegMap> regs(rng(), 0.02);
-  for (uint64_t n = 0; n < cycles && !testing::Test::HasFailure(); ++n) {
-    stim.drive(c.in());
-    regs.maybe_queue(stim.apb(), sb.regs());
-    const EpFinalInputs in = c.in();
-    EXPECT_TRUE(c.cycle()) << c.first_mismatch();
-    if (auto err = sb.observe(in, c.out())) ADD_FAILURE() << "cycle " << n << ": " << *err;
-    stim.after(in, c.out());
-  }
+  EpFinalScoreboard& sb = r.sb;
   std::printf("random: %llu cycles (seed %llu): %llu lines, %llu answers before an earlier flit's, %llu stray "
               "answers; %llu register reads, %llu writes\n",
               (unsigned long long)cycles, (unsigned long long)opt.seed, (unsigned long long)sb.lines(),

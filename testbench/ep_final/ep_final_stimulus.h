@@ -12,26 +12,25 @@
 #include <cstdint>
 #include <random>
 
-#include "apb_master.h"
 #include "common/bits.h"
 #include "common/packet.h"
 #include "ep_final/ep_final.h"
+#include "stim_base.h"
 #include "tagged_memory.h"
 
 namespace t3::tb {
 
-class EpFinalStimulus {
+class EpFinalStimulus : public StimBase {
  public:
-  EpFinalStimulus(const EpFinalParams& p, uint64_t seed) : p_(p), rng_(seed), mem_(p.flit_w, seed ^ 0xF1A1) {
+  EpFinalStimulus(const EpFinalParams& p, uint64_t seed) : StimBase(seed), p_(p), mem_(p.flit_w, seed ^ 0xF1A1) {
     phase();
   }
 
   void drive(EpFinalInputs& in) {
     if (taken_) in.fin_valid = false;  // what the block took last cycle
-    if (reset_left_ == 0 && u() < 2e-5) reset_left_ = 2;
-    in.rst_n = reset_left_ == 0;
-    if (reset_left_ > 0 && --reset_left_ == 0) {
-      apb_.clear();
+    bool ended;
+    in.rst_n = reset_cycle(ended);
+    if (ended) {
       mem_.clear();
       in.fin_valid = false;
     }
@@ -70,10 +69,8 @@ class EpFinalStimulus {
     }
     apb_.after(in.apb, out.apb);
   }
-  ApbMaster& apb() { return apb_; }
 
  private:
-  double u() { return std::uniform_real_distribution<double>(0, 1)(rng_); }
 
   void phase() {
     fin_rate_ = 0.2 + 0.8 * u();
@@ -99,10 +96,7 @@ class EpFinalStimulus {
   }
 
   EpFinalParams p_;
-  std::mt19937_64 rng_;
   TaggedMemory mem_;
-  ApbMaster apb_;
-  unsigned reset_left_ = 2;
   bool taken_ = false, idle_ = false;
   unsigned len_ = 0;        // the line taken
   uint32_t answered_ = 0;  // its tags answered

@@ -13,11 +13,12 @@
 #include <random>
 #include <vector>
 
-#include "apb_access.h"
 #include "common/packet.h"
 #include "cosim_config.h"
+#include "directed_bench.h"
 #include "ep_home_scoreboard.h"
 #include "ep_home_stimulus.h"
+#include "random_run.h"
 #include "reg_traffic.h"
 #include "t3/ep_home_regs.h"
 #include "test_cosim.h"
@@ -36,19 +37,12 @@ struct Read {
 // The co-simulation with the scoreboard attached. Reads are collected; the
 // test answers them (answer()) in the order it likes. The counter port is
 // answered in the cycle after the grant with count/len.
-class Bench : public ApbAccess<Bench> {
-  friend class ApbAccess<Bench>;
-
+class Bench : public DirectedBench<Bench, EpHomeBlock, EpHomeScoreboard> {
  public:
-  Bench() : c_(the_cosim()), sb_(params()) {
-    c_.in() = EpHomeInputs{};
-    EXPECT_TRUE(c_.reset(2)) << c_.first_mismatch();
-    c_.in().rst_n = true;
-    c_.in().cnt_ready = c_.in().rq_ready = c_.in().mr_ready = c_.in().mw_ready = c_.in().res_ready = true;
-    c_.in().node = 7;
+  Bench() : DirectedBench(the_cosim()) {
+    in().cnt_ready = in().rq_ready = in().mr_ready = in().mw_ready = in().res_ready = true;
+    in().node = 7;
   }
-  EpHomeInputs& in() { return c_.in(); }
-  const EpHomeOutputs& out() const { return c_.out(); }
 
   void window(unsigned i, const EpWin& w) { pack_window(in().tbl, i, w); }
   // ep_rx's pulse in the next cycle.
@@ -71,18 +65,15 @@ class Bench : public ApbAccess<Bench> {
     in().md_data = Wide{};
   }
 
-  void cycle() {
+  void before() {
     if (auto_answer && answered_ < reads.size()) {
       in().md_valid = true;
       in().md_tag = reads[answered_].tag;
       in().md_data = mem_data(reads[answered_].addr, params().flit_w);
       ++answered_;
     }
-    apb_.drive(c_.in().apb, c_.in().rst_n);
-    const EpHomeInputs i = c_.in();
-    EXPECT_TRUE(c_.cycle()) << c_.first_mismatch();
-    if (auto err = sb_.observe(i, c_.out())) ADD_FAILURE() << "cycle " << c_.cycles() - 1 << ": " << *err;
-    const EpHomeOutputs& o = c_.out();
+  }
+  void after(const EpHomeInputs& i, const EpHomeOutputs& o) {
     if (o.rq_valid && i.rq_ready) reserved.push_back(o);
     if (o.mr_valid && i.mr_ready) reads.push_back({o.mr_addr, o.mr_tag});
     if (o.mw_valid && i.mw_ready) writes.push_back(o);
@@ -96,11 +87,6 @@ class Bench : public ApbAccess<Bench> {
     in().cnt_rsp_valid = o.cnt_valid && i.cnt_ready;
     in().cnt_rsp_count = answer_count;
     in().cnt_rsp_len = answer_len;
-    if (auto d = apb_.after(i.apb, c_.out().apb)) apb_completed(*d);
-  }
-  void apb_idle_cycle() { cycle(); }
-  void run(unsigned n) {
-    for (unsigned k = 0; k < n; ++k) cycle();
   }
 
   uint8_t answer_count = 0;
@@ -111,9 +97,6 @@ class Bench : public ApbAccess<Bench> {
   std::vector<Wide> results;
 
  private:
-  Cosim<EpHomeBlock>& c_;
-  EpHomeScoreboard sb_;
-  ApbMaster apb_;
   size_t answered_ = 0;
 };
 
@@ -207,23 +190,12 @@ TEST(EpHomeCosim, AStrayAnswerIsIgnoredCountedAndRaised) {
 }
 
 TEST(EpHomeCosim, ConstrainedRandom) {
-  const RunOptions& opt = test_options();
-  const uint64_t cycles = opt.cycles ? opt.cycles : T3_RANDOM_CYCLES;
-  std::mt19937_64 rng(opt.seed);
+  RandomRun<EpHomeBlock, EpHomeScoreboard, EpHomeStimulus, EpHomeRegMap> r(the_cosim(), 0.02);
+  r.run();
+  const RunOptions& opt = r.opt;
+  const uint64_t cycles = r.cycles;
   Cosim<EpHomeBlock>& c = the_cosim();
-  c.in() = EpHomeInputs{};
-  EXPECT_TRUE(c.reset(2)) << c.first_mismatch();
-  EpHomeScoreboard sb(params());
-  EpHomeStimulus stim(params(), rng());
-  RegTraffic<EpHomeRegMap> regs(rng(), 0.02);
-  for (uint64_t n = 0; n < cycles && !testing::Test::HasFailure(); ++n) {
-    stim.drive(c.in());
-    regs.maybe_queue(stim.apb(), sb.regs());
-    const EpHomeInputs in = c.in();
-    EXPECT_TRUE(c.cycle()) << c.first_mismatch();
-    if (auto err = sb.observe(in, c.out())) ADD_FAILURE() << "cycle " << n << ": " << *err;
-    stim.after(in, c.out());
-  }
+  EpHomeScoreboard& sb = r.sb;
   const EpHomeScoreboard::Counts& k = sb.counts();
   auto u = [](uint64_t v) { return (unsigned long long)v; };
   std::printf("random: %llu cycles (seed %llu): %llu pulses (%llu to pending, at most %llu pending), %llu "

@@ -22,30 +22,27 @@
 #include <random>
 #include <vector>
 
-#include "apb_master.h"
 #include "common/bits.h"
 #include "ep_home/ep_home.h"
+#include "stim_base.h"
 #include "tagged_memory.h"
 
 namespace t3::tb {
 
-class EpHomeStimulus {
+class EpHomeStimulus : public StimBase {
  public:
   EpHomeStimulus(const EpHomeParams& p, uint64_t seed)
-      : p_(p), rng_(seed), mem_(p.flit_w, seed ^ 0x40E5), win_(p.windows) {
+      : StimBase(seed), p_(p), mem_(p.flit_w, seed ^ 0x40E5), win_(p.windows) {
     new_table();
     new_phase();
   }
 
   // Sets every input of this cycle, rst_n and the register port included.
   void drive(EpHomeInputs& in) {
-    if (reset_left_ == 0 && u() < 2e-5) reset_left_ = 2;
-    in.rst_n = reset_left_ == 0;
-    if (reset_left_ > 0 && --reset_left_ == 0) {
-      apb_.clear();
-      mem_.clear();
-    }
-    if (--phase_left_ == 0) new_phase();
+    bool ended;
+    in.rst_n = reset_cycle(ended);
+    if (ended) mem_.clear();
+    if (phase_due()) new_phase();
     // The home reads the table only at a line's start and a sweep's answer:
     // a change at any other time is as good a test, and a table whose lines
     // the sweep can never find (pending forever) must change some time.
@@ -121,16 +118,11 @@ class EpHomeStimulus {
     apb_.after(in.apb, out.apb);
   }
 
-  ApbMaster& apb() { return apb_; }
-
  private:
   struct Line {
     bool ok = false;
     uint32_t win = 0, line = 0, len = 0;
   };
-
-  double u() { return std::uniform_real_distribution<double>(0, 1)(rng_); }
-  uint64_t pick(uint64_t n) { return n ? rng_() % n : 0; }
 
   // A line of a valid home window, deterministic or not as asked.
   Line a_line(bool det) {
@@ -196,13 +188,9 @@ class EpHomeStimulus {
   }
 
   EpHomeParams p_;
-  std::mt19937_64 rng_;
-  ApbMaster apb_;
   TaggedMemory mem_;
   std::vector<EpWin> win_;
   EpWinTable tbl_;
-  unsigned reset_left_ = 2;
-  uint64_t phase_left_ = 1;
   double home_rate_ = 0.1, hq_rate_ = 0.05, rq_rate_ = 0.7, mr_rate_ = 0.7, mw_rate_ = 0.7, res_rate_ = 0.7;
   bool hq_taken_ = true, quiet_ = false;
   bool answer_ = false;

@@ -13,11 +13,12 @@
 #include <random>
 #include <vector>
 
-#include "apb_access.h"
 #include "common/packet.h"
 #include "cosim_config.h"
+#include "directed_bench.h"
 #include "ep_req_scoreboard.h"
 #include "ep_req_stimulus.h"
+#include "random_run.h"
 #include "reg_traffic.h"
 #include "t3/ep_req_regs.h"
 #include "test_cosim.h"
@@ -37,57 +38,37 @@ struct Access {
 
 // The co-simulation with the scoreboard attached. Flits queued with send()
 // are offered one a cycle; the counter port is answered by answer_*.
-class Bench : public ApbAccess<Bench> {
-  friend class ApbAccess<Bench>;
-
+class Bench : public DirectedBench<Bench, EpReqBlock, EpReqScoreboard> {
  public:
-  Bench() : c_(the_cosim()), sb_(params()) {
-    c_.in() = EpReqInputs{};
-    EXPECT_TRUE(c_.reset(2)) << c_.first_mismatch();
-    c_.in().rst_n = true;
-    c_.in().mw_ready = c_.in().cnt_ready = c_.in().mr_ready = c_.in().rq_ready = true;
-    c_.in().node = 9;
+  Bench() : DirectedBench(the_cosim()) {
+    in().mw_ready = in().cnt_ready = in().mr_ready = in().rq_ready = true;
+    in().node = 9;
   }
-  EpReqInputs& in() { return c_.in(); }
-  const EpReqOutputs& out() const { return c_.out(); }
 
   void window(unsigned i, const EpWin& w) { pack_window(in().tbl, i, w); }
   void send(const pkt::Header& h) {
-    flits_.push_back(pkt::pack(h));
+    Packet p{h, {}};
     for (unsigned i = 1; i < pkt::wire_flits(h); ++i) {
       Wide d;
       d.w[0] = 0x1000 + i - 1;
-      flits_.push_back(d);
+      p.data.push_back(d);
     }
+    drv_.push(p);
   }
 
-  void cycle() {
-    if (!in().req_in_valid && !flits_.empty()) {
-      in().req_in_valid = true;
-      in().req_in_flit = flits_.front();
-      flits_.pop_front();
-    }
-    apb_.drive(c_.in().apb, c_.in().rst_n);
-    const EpReqInputs i = c_.in();
-    EXPECT_TRUE(c_.cycle()) << c_.first_mismatch();
-    if (auto err = sb_.observe(i, c_.out())) ADD_FAILURE() << "cycle " << c_.cycles() - 1 << ": " << *err;
-    const EpReqOutputs& o = c_.out();
+  void before() { drv_.drive(in().req_in_valid, in().req_in_flit); }
+  void after(const EpReqInputs& i, const EpReqOutputs& o) {
     if (o.mw_valid && i.mw_ready) writes.push_back({o.mw_addr, o.mw_add, 0, o.mw_data});
     if (o.mr_valid && i.mr_ready) reads.push_back({o.mr_addr, false, o.mr_tag, Wide{}});
     if (o.rq_valid && i.rq_ready) reserved.push_back(o);
     if (o.cnt_valid && i.cnt_ready) asks.push_back(o);
     if (o.det_valid && i.det_ready) staged.push_back(o);
     copied += o.cp_rx;
-    if (i.req_in_valid && o.req_in_ready) in().req_in_valid = false;
+    drv_.after(i.req_in_valid, o.req_in_ready);
     // The counter's answer, in the cycle after the grant.
     in().cnt_rsp_valid = o.cnt_valid && i.cnt_ready;
     in().cnt_rsp_code = answer_code;
     in().cnt_rsp_whole = answer_whole;
-    if (auto d = apb_.after(i.apb, c_.out().apb)) apb_completed(*d);
-  }
-  void apb_idle_cycle() { cycle(); }
-  void run(unsigned n) {
-    for (unsigned k = 0; k < n; ++k) cycle();
   }
 
   uint8_t answer_code = 0;
@@ -97,10 +78,7 @@ class Bench : public ApbAccess<Bench> {
   unsigned copied = 0;
 
  private:
-  Cosim<EpReqBlock>& c_;
-  EpReqScoreboard sb_;
-  ApbMaster apb_;
-  std::deque<Wide> flits_;
+  PktDriver drv_{params().flit_w};
 };
 
 EpWin a_window() {
@@ -225,23 +203,12 @@ TEST(EpReqCosim, ACopyWriteIsAddedAndAPushFromANonContributorDropped) {
 }
 
 TEST(EpReqCosim, ConstrainedRandom) {
-  const RunOptions& opt = test_options();
-  const uint64_t cycles = opt.cycles ? opt.cycles : T3_RANDOM_CYCLES;
-  std::mt19937_64 rng(opt.seed);
+  RandomRun<EpReqBlock, EpReqScoreboard, EpReqStimulus, EpReqRegMap> r(the_cosim(), 0.02);
+  r.run();
+  const RunOptions& opt = r.opt;
+  const uint64_t cycles = r.cycles;
   Cosim<EpReqBlock>& c = the_cosim();
-  c.in() = EpReqInputs{};
-  EXPECT_TRUE(c.reset(2)) << c.first_mismatch();
-  EpReqScoreboard sb(params());
-  EpReqStimulus stim(params(), rng());
-  RegTraffic<EpReqRegMap> regs(rng(), 0.02);
-  for (uint64_t n = 0; n < cycles && !testing::Test::HasFailure(); ++n) {
-    stim.drive(c.in());
-    regs.maybe_queue(stim.apb(), sb.regs());
-    const EpReqInputs in = c.in();
-    EXPECT_TRUE(c.cycle()) << c.first_mismatch();
-    if (auto err = sb.observe(in, c.out())) ADD_FAILURE() << "cycle " << n << ": " << *err;
-    stim.after(in, c.out());
-  }
+  EpReqScoreboard& sb = r.sb;
   const EpReqScoreboard::Counts& k = sb.counts();
   auto u = [](uint64_t v) { return (unsigned long long)v; };
   std::printf("random: %llu cycles (seed %llu): %llu PULLs answered (%llu reads, %llu tag wraps), %llu PUSHes "

@@ -12,11 +12,12 @@
 #include <random>
 #include <vector>
 
-#include "apb_access.h"
 #include "common/packet.h"
 #include "cosim_config.h"
+#include "directed_bench.h"
 #include "ep_rx_scoreboard.h"
 #include "ep_rx_stimulus.h"
+#include "random_run.h"
 #include "reg_traffic.h"
 #include "t3/ep_rx_regs.h"
 #include "test_cosim.h"
@@ -35,56 +36,34 @@ struct Write {
 
 // The co-simulation with the scoreboard attached. Flits queued with send()
 // are offered one a cycle; the counter port is answered by answer_with.
-class Bench : public ApbAccess<Bench> {
-  friend class ApbAccess<Bench>;
-
+class Bench : public DirectedBench<Bench, EpRxBlock, EpRxScoreboard> {
  public:
-  Bench() : c_(the_cosim()), sb_(params()) {
-    c_.in() = EpRxInputs{};
-    EXPECT_TRUE(c_.reset(2)) << c_.first_mismatch();
-    c_.in().rst_n = true;
-    c_.in().mw_ready = c_.in().cnt_ready = true;
-  }
-  EpRxInputs& in() { return c_.in(); }
-  const EpRxOutputs& out() const { return c_.out(); }
+  Bench() : DirectedBench(the_cosim()) { in().mw_ready = in().cnt_ready = true; }
 
   void window(unsigned i, const EpWin& w) { pack_window(in().tbl, i, w); }
   void send(const pkt::Header& h, unsigned data_flits) {
-    flits_.push_back(pkt::pack(h));
+    Packet p{h, {}};
     for (unsigned i = 0; i < data_flits; ++i) {
       Wide d;
       d.w[0] = 0x1000 + i;
-      flits_.push_back(d);
+      p.data.push_back(d);
     }
+    drv_.push(p);
   }
 
-  void cycle() {
-    if (!in().rsp_in_valid && !flits_.empty()) {
-      in().rsp_in_valid = true;
-      in().rsp_in_flit = flits_.front();
-      flits_.pop_front();
-    }
-    apb_.drive(c_.in().apb, c_.in().rst_n);
-    const EpRxInputs i = c_.in();
-    EXPECT_TRUE(c_.cycle()) << c_.first_mismatch();
-    if (auto err = sb_.observe(i, c_.out())) ADD_FAILURE() << "cycle " << c_.cycles() - 1 << ": " << *err;
-    const EpRxOutputs& o = c_.out();
+  void before() { drv_.drive(in().rsp_in_valid, in().rsp_in_flit); }
+  void after(const EpRxInputs& i, const EpRxOutputs& o) {
     if (o.mw_valid && i.mw_ready) writes.push_back({o.mw_addr, o.mw_add, o.mw_data});
     if (o.res_valid && i.res_ready) results.push_back(o.res_hdr);
     if (o.fin_valid && i.fin_ready) fins.push_back(o);
     if (o.cnt_valid && i.cnt_ready) asks.push_back(o);
     if (o.home) homes.push_back(o);
-    if (i.rsp_in_valid && o.rsp_in_ready) in().rsp_in_valid = false;
+    drv_.after(i.rsp_in_valid, o.rsp_in_ready);
     // The counter's answer, in the cycle after the grant.
     in().cnt_rsp_valid = o.cnt_valid && i.cnt_ready;
     in().cnt_rsp_code = answer_code;
     in().cnt_rsp_count = answer_count;
     in().cnt_rsp_whole = answer_whole;
-    if (auto d = apb_.after(i.apb, c_.out().apb)) apb_completed(*d);
-  }
-  void apb_idle_cycle() { cycle(); }
-  void run(unsigned n) {
-    for (unsigned k = 0; k < n; ++k) cycle();
   }
 
   uint8_t answer_code = 0, answer_count = 0;
@@ -94,10 +73,7 @@ class Bench : public ApbAccess<Bench> {
   std::vector<EpRxOutputs> fins, asks, homes;
 
  private:
-  Cosim<EpRxBlock>& c_;
-  EpRxScoreboard sb_;
-  ApbMaster apb_;
-  std::deque<Wide> flits_;
+  PktDriver drv_{params().flit_w};
 };
 
 EpWin a_window(bool home) {
@@ -189,23 +165,12 @@ TEST(EpRxCosim, APartialForAWindowThatIsNotTheHomeIsDroppedWhole) {
 }
 
 TEST(EpRxCosim, ConstrainedRandom) {
-  const RunOptions& opt = test_options();
-  const uint64_t cycles = opt.cycles ? opt.cycles : T3_RANDOM_CYCLES;
-  std::mt19937_64 rng(opt.seed);
+  RandomRun<EpRxBlock, EpRxScoreboard, EpRxStimulus, EpRxRegMap> r(the_cosim(), 0.02);
+  r.run();
+  const RunOptions& opt = r.opt;
+  const uint64_t cycles = r.cycles;
   Cosim<EpRxBlock>& c = the_cosim();
-  c.in() = EpRxInputs{};
-  EXPECT_TRUE(c.reset(2)) << c.first_mismatch();
-  EpRxScoreboard sb(params());
-  EpRxStimulus stim(params(), rng());
-  RegTraffic<EpRxRegMap> regs(rng(), 0.02);
-  for (uint64_t n = 0; n < cycles && !testing::Test::HasFailure(); ++n) {
-    stim.drive(c.in());
-    regs.maybe_queue(stim.apb(), sb.regs());
-    const EpRxInputs in = c.in();
-    EXPECT_TRUE(c.cycle()) << c.first_mismatch();
-    if (auto err = sb.observe(in, c.out())) ADD_FAILURE() << "cycle " << n << ": " << *err;
-    stim.after(in, c.out());
-  }
+  EpRxScoreboard& sb = r.sb;
   const EpRxScoreboard::Counts& k = sb.counts();
   auto u = [](uint64_t v) { return (unsigned long long)v; };
   std::printf("random: %llu cycles (seed %llu): %llu RESULTs, %llu pulled lines, %llu home lines, %llu merged "

@@ -9,14 +9,15 @@
 #include <random>
 #include <vector>
 
-#include "apb_access.h"
 #include "common/packet.h"
 #include "cosim_config.h"
-#include "tagged_memory.h"
+#include "directed_bench.h"
 #include "ep_tx_scoreboard.h"
 #include "ep_tx_stimulus.h"
+#include "random_run.h"
 #include "reg_traffic.h"
 #include "t3/ep_tx_regs.h"
+#include "tagged_memory.h"
 #include "test_cosim.h"
 
 namespace t3::tb {
@@ -25,34 +26,19 @@ namespace {
 Cosim<EpTxBlock>& the_cosim() { return shared_cosim<EpTxBlock>(); }
 const EpTxParams& params() { return the_cosim().params(); }
 
-class Bench : public ApbAccess<Bench> {
-  friend class ApbAccess<Bench>;
-
+class Bench : public DirectedBench<Bench, EpTxBlock, EpTxScoreboard> {
  public:
-  Bench() : c_(the_cosim()), sb_(params()) {
-    c_.in() = EpTxInputs{};
-    EXPECT_TRUE(c_.reset(2)) << c_.first_mismatch();
-    c_.in().rst_n = true;
-  }
-  EpTxInputs& in() { return c_.in(); }
-  const EpTxOutputs& out() const { return c_.out(); }
-  EpTxScoreboard& sb() { return sb_; }
+  Bench() : DirectedBench(the_cosim()) {}
 
-  // One cycle; the reads granted are recorded, the output flits taken kept.
-  void cycle() {
-    apb_.drive(c_.in().apb, c_.in().rst_n);
-    const EpTxInputs in = c_.in();
-    EXPECT_TRUE(c_.cycle()) << c_.first_mismatch();
-    if (auto err = sb_.observe(in, c_.out())) ADD_FAILURE() << "cycle " << c_.cycles() - 1 << ": " << *err;
-    if (c_.out().mr_valid && in.mr_ready) reads.push_back({c_.out().mr_addr, c_.out().mr_tag});
-    if (c_.out().req_out_valid && in.req_out_ready) sent.push_back(pkt::unpack(c_.out().req_out_flit));
-    if (c_.out().req_out_valid && in.req_out_ready) sent_flits.push_back(c_.out().req_out_flit);
-    if (c_.out().pkt_ready) c_.in().pkt_valid = false;
-    if (c_.out().cp_done) c_.in().cp_valid = false;
-    c_.in().md_valid = false;
-    if (auto d = apb_.after(in.apb, c_.out().apb)) apb_completed(*d);
+  // The reads granted are recorded, the output flits taken kept.
+  void after(const EpTxInputs& i, const EpTxOutputs& o) {
+    if (o.mr_valid && i.mr_ready) reads.push_back({o.mr_addr, o.mr_tag});
+    if (o.req_out_valid && i.req_out_ready) sent.push_back(pkt::unpack(o.req_out_flit));
+    if (o.req_out_valid && i.req_out_ready) sent_flits.push_back(o.req_out_flit);
+    if (o.pkt_ready) in().pkt_valid = false;
+    if (o.cp_done) in().cp_valid = false;
+    in().md_valid = false;
   }
-  void apb_idle_cycle() { cycle(); }
   void answer(size_t read) {
     in().md_valid = true;
     in().md_tag = reads.at(read).tag;
@@ -67,11 +53,6 @@ class Bench : public ApbAccess<Bench> {
   std::vector<Read> reads;
   std::vector<pkt::Header> sent;
   std::vector<Wide> sent_flits;
-
- private:
-  Cosim<EpTxBlock>& c_;
-  EpTxScoreboard sb_;
-  ApbMaster apb_;
 };
 
 Wide header(pkt::Op op, unsigned len) {
@@ -158,23 +139,12 @@ TEST(EpTxCosim, ACopyLeavesAsWritePacketsFromThisNode) {
 }
 
 TEST(EpTxCosim, ConstrainedRandom) {
-  const RunOptions& opt = test_options();
-  const uint64_t cycles = opt.cycles ? opt.cycles : T3_RANDOM_CYCLES;
-  std::mt19937_64 rng(opt.seed);
+  RandomRun<EpTxBlock, EpTxScoreboard, EpTxStimulus, EpTxRegMap> r(the_cosim(), 0.005);
+  r.run();
+  const RunOptions& opt = r.opt;
+  const uint64_t cycles = r.cycles;
   Cosim<EpTxBlock>& c = the_cosim();
-  c.in() = EpTxInputs{};
-  EXPECT_TRUE(c.reset(2)) << c.first_mismatch();
-  EpTxScoreboard sb(params());
-  EpTxStimulus stim(params(), rng());
-  RegTraffic<EpTxRegMap> regs(rng(), 0.005);
-  for (uint64_t n = 0; n < cycles && !testing::Test::HasFailure(); ++n) {
-    stim.drive(c.in());
-    regs.maybe_queue(stim.apb(), sb.regs());
-    const EpTxInputs in = c.in();
-    EXPECT_TRUE(c.cycle()) << c.first_mismatch();
-    if (auto err = sb.observe(in, c.out())) ADD_FAILURE() << "cycle " << n << ": " << *err;
-    stim.after(in, c.out());
-  }
+  EpTxScoreboard& sb = r.sb;
   std::printf("random: %llu cycles (seed %llu), %llu packets (%llu PUSH, %llu PULL, %llu WRITE), %llu copies, "
               "%llu flits out, %llu answers out of order, queue up to %llu flits\n",
               (unsigned long long)cycles, (unsigned long long)opt.seed, (unsigned long long)sb.packets(),

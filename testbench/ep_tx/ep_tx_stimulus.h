@@ -10,25 +10,24 @@
 #include <cstdint>
 #include <random>
 
-#include "apb_master.h"
 #include "common/packet.h"
 #include "ep_tx/ep_tx.h"
-#include "tagged_memory.h"
+#include "stim_base.h"
 #include "t3/ep_tx_regs.h"
+#include "tagged_memory.h"
 
 namespace t3::tb {
 
-class EpTxStimulus {
+class EpTxStimulus : public StimBase {
  public:
-  EpTxStimulus(const EpTxParams& p, uint64_t seed) : p_(p), rng_(seed), mem_(p.flit_w, seed ^ 0x5A5A) {}
+  EpTxStimulus(const EpTxParams& p, uint64_t seed) : StimBase(seed), p_(p), mem_(p.flit_w, seed ^ 0x5A5A) {}
 
   void drive(EpTxInputs& in) {
     if (pkt_taken_) in.pkt_valid = false;  // what the block took last cycle
     if (cp_taken_) in.cp_valid = false;
-    if (reset_left_ == 0 && u() < 2e-5) reset_left_ = 2;
-    in.rst_n = reset_left_ == 0;
-    if (reset_left_ > 0 && --reset_left_ == 0) {
-      apb_.clear();
+    bool ended;
+    in.rst_n = reset_cycle(ended);
+    if (ended) {
       mem_.clear();
       in.pkt_valid = in.cp_valid = false;
     }
@@ -54,11 +53,9 @@ class EpTxStimulus {
     cp_taken_ = in.rst_n && out.cp_done;
     apb_.after(in.apb, out.apb);
   }
-  ApbMaster& apb() { return apb_; }
   uint64_t descriptors() const { return descriptors_; }
 
  private:
-  double u() { return std::uniform_real_distribution<double>(0, 1)(rng_); }
   uint64_t fb() const { return p_.flit_w / 8; }
 
   void new_descriptor(EpTxInputs& in) {
@@ -94,10 +91,7 @@ class EpTxStimulus {
   }
 
   EpTxParams p_;
-  std::mt19937_64 rng_;
   TaggedMemory mem_;
-  ApbMaster apb_;
-  unsigned reset_left_ = 2;
   bool pkt_taken_ = false, cp_taken_ = false;
   double pkt_rate_ = 0.3, cp_rate_ = 0.05, mr_rate_ = 0.7, out_rate_ = 0.7;
   uint64_t descriptors_ = 0;

@@ -10,11 +10,12 @@
 #include <cstdio>
 #include <random>
 
-#include "apb_access.h"
 #include "cosim_config.h"
+#include "directed_bench.h"
 #include "ep_window/ep_window_writes.h"
 #include "ep_window_scoreboard.h"
 #include "ep_window_stimulus.h"
+#include "random_run.h"
 #include "reg_traffic.h"
 #include "t3/ep_window_regs.h"
 #include "test_cosim.h"
@@ -25,27 +26,9 @@ namespace {
 Cosim<EpWindowBlock>& the_cosim() { return shared_cosim<EpWindowBlock>(); }
 const EpWindowParams& params() { return the_cosim().params(); }
 
-class Bench : public ApbAccess<Bench> {
-  friend class ApbAccess<Bench>;
-
+class Bench : public DirectedBench<Bench, EpWindowBlock, EpWindowScoreboard> {
  public:
-  Bench() : c_(the_cosim()), sb_(params()) {
-    c_.in() = EpWindowInputs{};
-    EXPECT_TRUE(c_.reset(2)) << c_.first_mismatch();
-    c_.in().rst_n = true;
-  }
-  EpWindowInputs& in() { return c_.in(); }
-  const EpWindowOutputs& out() const { return c_.out(); }
-  EpWindowScoreboard& sb() { return sb_; }
-
-  void cycle() {
-    apb_.drive(c_.in().apb, c_.in().rst_n);
-    const EpWindowInputs in = c_.in();
-    EXPECT_TRUE(c_.cycle()) << c_.first_mismatch();
-    if (auto err = sb_.observe(in, c_.out())) ADD_FAILURE() << "cycle " << c_.cycles() - 1 << ": " << *err;
-    if (auto d = apb_.after(in.apb, c_.out().apb)) apb_completed(*d);
-  }
-  void apb_idle_cycle() { cycle(); }
+  Bench() : DirectedBench(the_cosim()) {}
 
   // Stages w and writes it at idx; returns STATUS.
   uint32_t write_window(unsigned idx, EpWin w) {
@@ -53,11 +36,6 @@ class Bench : public ApbAccess<Bench> {
     for (const EpWinWrite& a : ep_window_writes(idx, w)) EXPECT_TRUE(write_reg(a.offset, a.data)) << a.offset;
     return read_reg(T3_EP_WINDOW_A_STATUS);
   }
-
- private:
-  Cosim<EpWindowBlock>& c_;
-  EpWindowScoreboard sb_;
-  ApbMaster apb_;
 };
 
 // A window every configuration accepts: 4 flits at 0x1000_0000, buffers in
@@ -161,23 +139,13 @@ TEST(EpWindowCosim, EveryCauseRefusesAndChangesNothing) {
 }
 
 TEST(EpWindowCosim, ConstrainedRandom) {
-  const RunOptions& opt = test_options();
-  const uint64_t cycles = opt.cycles ? opt.cycles : T3_RANDOM_CYCLES;
-  std::mt19937_64 rng(opt.seed);
+  RandomRun<EpWindowBlock, EpWindowScoreboard, EpWindowStimulus, EpWindowRegMap> r(the_cosim(), 0.01);
+  r.run();
+  const RunOptions& opt = r.opt;
+  const uint64_t cycles = r.cycles;
   Cosim<EpWindowBlock>& c = the_cosim();
-  c.in() = EpWindowInputs{};
-  EXPECT_TRUE(c.reset(2)) << c.first_mismatch();
-  EpWindowScoreboard sb(params());
-  EpWindowStimulus stim(params(), rng());
-  RegTraffic<EpWindowRegMap> regs(rng(), 0.01);
-  for (uint64_t n = 0; n < cycles && !testing::Test::HasFailure(); ++n) {
-    stim.drive(c.in());
-    regs.maybe_queue(stim.apb(), sb.regs());
-    const EpWindowInputs in = c.in();
-    EXPECT_TRUE(c.cycle()) << c.first_mismatch();
-    if (auto err = sb.observe(in, c.out())) ADD_FAILURE() << "cycle " << n << ": " << *err;
-    stim.after(in, c.out());
-  }
+  EpWindowScoreboard& sb = r.sb;
+  const EpWindowStimulus& stim = r.stim;
   std::printf("random: %llu cycles (seed %llu), %llu commands: %llu written, %llu cleared; refused:",
               (unsigned long long)cycles, (unsigned long long)opt.seed, (unsigned long long)stim.commands(),
               (unsigned long long)sb.written(), (unsigned long long)sb.cleared());

@@ -10,22 +10,20 @@
 #include <cstdint>
 #include <random>
 
-#include "apb_master.h"
 #include "ep_window/ep_window.h"
 #include "ep_window/ep_window_writes.h"
+#include "stim_base.h"
 #include "t3/ep_window_regs.h"
 
 namespace t3::tb {
 
-class EpWindowStimulus {
+class EpWindowStimulus : public StimBase {
  public:
-  EpWindowStimulus(const EpWindowParams& p, uint64_t seed) : p_(p), rng_(seed) {}
+  EpWindowStimulus(const EpWindowParams& p, uint64_t seed) : StimBase(seed), p_(p) {}
 
   // Sets every input of this cycle, rst_n and the register port included.
   void drive(EpWindowInputs& in) {
-    if (reset_left_ == 0 && u() < 2e-5) reset_left_ = 2;
-    in.rst_n = reset_left_ == 0;
-    if (reset_left_ > 0 && --reset_left_ == 0) apb_.clear();
+    in.rst_n = reset_cycle();
     if (apb_.idle() && u() < 0.2) program();
     look(in.la_addr, in.la_len);
     look(in.lb_addr, in.lb_len);
@@ -40,12 +38,9 @@ class EpWindowStimulus {
     apb_.after(in.apb, out.apb);
   }
 
-  ApbMaster& apb() { return apb_; }
   uint64_t commands() const { return commands_; }
 
  private:
-  double u() { return std::uniform_real_distribution<double>(0, 1)(rng_); }
-  uint64_t pick(uint64_t n) { return n ? rng_() % n : 0; }
   EpWin some_window() { return unpack_window(tbl_, unsigned(pick(p_.windows))); }
 
   // An address at an edge of a window the table holds (or anywhere).
@@ -143,10 +138,8 @@ class EpWindowStimulus {
   }
 
   EpWindowParams p_;
-  std::mt19937_64 rng_;
-  ApbMaster apb_;
   EpWinTable tbl_;
-  unsigned reset_left_ = 2, rule_ = 0;
+  unsigned rule_ = 0;
   uint64_t commands_ = 0;
 };
 
