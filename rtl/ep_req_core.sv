@@ -2,13 +2,15 @@
 // the same core is hw/ep_req/ep_req_core.{h,cpp}; the block around it,
 // rtl/ep_req.sv, is generated from hw/ep_req/ep_req.yaml.
 //
-// A packet at a time: the header taken into hdr_q (IDLE), its window looked
-// up in tbl_i (LOOK) and its record checked (DECODE); then a PULL's answer
-// reserved in the response queue (RESERVE) and its line read into the
-// reserved slots (READ); a deterministic home's PUSH counted (ASK, WAIT;
-// HOLD while the line it would make whole has no room in DETQ) and stored in
-// its contributor's stage (DATA); a copy WRITE's flits written or added
-// (DATA). A packet refused is dropped whole (DROP).
+// A packet at a time. The front end the response receiver shares
+// (rtl/ep_pkt_front.sv) takes its header, looks its window up, makes the
+// first checks and drops a packet refused; the request receiver adds its
+// own checks. Then a PULL's answer is reserved in the response queue
+// (B_RESERVE) and its line read into the reserved slots (B_READ); a
+// deterministic home's PUSH is counted by the front end (HOLD while the
+// line it would make whole has no room in DETQ) and stored in its
+// contributor's stage (B_DATA); a copy WRITE's flits are written or added
+// (B_DATA).
 module ep_req_core #(
   parameter int unsigned FLIT_W      = 128,
   parameter int unsigned MAX_LEN     = 4,
@@ -76,90 +78,98 @@ module ep_req_core #(
   output logic [STAT_W-1:0] stat_drops_o
 );
 
-  localparam int unsigned FB_LOG = $clog2(FLIT_W / 8);
-  localparam logic [3:0] S_IDLE = 4'd0, S_LOOK = 4'd1, S_DECODE = 4'd2, S_ASK = 4'd3, S_WAIT = 4'd4,
-                         S_HOLD = 4'd5, S_DATA = 4'd6, S_RESERVE = 4'd7, S_READ = 4'd8, S_DROP = 4'd9;
-  localparam logic [3:0] C_MALFORMED = 4'd1, C_NO_WINDOW = 4'd2, C_WRONG_OP = 4'd3, C_OVERCOUNT = 4'd5,
-                         C_WRONG_DTYPE = 4'd6, C_WRONG_SRC = 4'd7, C_COUNTER = 4'd8;
-  localparam logic [1:0] CNT_DONE = 2'd0, CNT_OVER = 2'd1, CNT_HELD = 2'd2;
+  localparam logic [1:0] B_DATA = 2'd0, B_RESERVE = 2'd1, B_READ = 2'd2;  // the body's steps
+  localparam logic [3:0] C_WRONG_OP = 4'd3, C_OVERCOUNT = 4'd5, C_WRONG_DTYPE = 4'd6, C_WRONG_SRC = 4'd7;
   localparam int unsigned DET_W = WIN_W + LINE_W + LEN_W;
 
-  logic [3:0]        st_q;
-  logic [t3_pkt_pkg::HDR_W-1:0] hdr_q;
-  logic [WIN_W-1:0]  win_q;
-  logic [LINE_W-1:0] line_q;
-  logic [7:0]        expected_q, left_q;
-  logic [1:0]        dtype_q;
-  logic [47:0]       addr_q;
-  logic [SLOT_W-1:0] tag_q;
-  logic              add_q, whole_q, det_resv_q;
-  logic [5:0]        rank_q;
-  logic [31:0]       stage_q, bytes_q;
+  // ---- the front end: header, lookup, the first checks, the PUSH's
+  // count, drops (rtl/ep_pkt_front.sv)
+  logic [t3_pkt_pkg::HDR_W-1:0] hdr;
+  logic [REC_W-1:0]  rec;
+  logic [WIN_W-1:0]  f_win;
+  logic [47:0]       f_off;
+  logic [LINE_W-1:0] f_line;
+  logic              f_decode, f_take, f_counting, f_counted, f_body, f_idle;
+  logic [3:0]        e_cause;
+  logic              e_body_ready, e_body_done;
+  logic              det_room;
 
   logic [3:0] h_op;
   logic [1:0] h_dtype;
   logic [7:0] h_len, h_count, h_src;
   logic [47:0] h_addr;
   logic is_pull, is_push, is_write;
-  assign h_op     = hdr_q[t3_pkt_pkg::OP_LSB +: t3_pkt_pkg::OP_W];
-  assign h_dtype  = hdr_q[t3_pkt_pkg::DTYPE_LSB +: t3_pkt_pkg::DTYPE_W];
-  assign h_len    = hdr_q[t3_pkt_pkg::LEN_LSB +: t3_pkt_pkg::LEN_W];
-  assign h_count  = hdr_q[t3_pkt_pkg::COUNT_LSB +: t3_pkt_pkg::COUNT_W];
-  assign h_src    = hdr_q[t3_pkt_pkg::SRC_LSB +: t3_pkt_pkg::SRC_W];
-  assign h_addr   = hdr_q[t3_pkt_pkg::ADDR_LSB +: t3_pkt_pkg::ADDR_W];
+  assign h_op     = hdr[t3_pkt_pkg::OP_LSB +: t3_pkt_pkg::OP_W];
+  assign h_dtype  = hdr[t3_pkt_pkg::DTYPE_LSB +: t3_pkt_pkg::DTYPE_W];
+  assign h_len    = hdr[t3_pkt_pkg::LEN_LSB +: t3_pkt_pkg::LEN_W];
+  assign h_count  = hdr[t3_pkt_pkg::COUNT_LSB +: t3_pkt_pkg::COUNT_W];
+  assign h_src    = hdr[t3_pkt_pkg::SRC_LSB +: t3_pkt_pkg::SRC_W];
+  assign h_addr   = hdr[t3_pkt_pkg::ADDR_LSB +: t3_pkt_pkg::ADDR_W];
   assign is_pull  = h_op == t3_pkt_pkg::OP_PULL;
   assign is_push  = h_op == t3_pkt_pkg::OP_PUSH;
   assign is_write = h_op == t3_pkt_pkg::OP_WRITE;
 
-  // ---- the lookup (S_LOOK), registered for the decode
-  logic              l_hit, hit_q;
-  logic [WIN_W-1:0]  l_win;
-  logic [47:0]       l_off, off_q;
-
-  ep_win_lookup #(.FLIT_W(FLIT_W), .WINDOWS(WINDOWS)) u_lookup (
-    .tbl_i, .addr_i(h_addr), .len_i(h_len), .hit_o(l_hit), .win_o(l_win), .off_o(l_off)
-  );
-
-  // ---- the decode (S_DECODE): the window's record, the checks in the
-  // endpoint's order
   /* verilator lint_off UNUSEDSIGNAL */  // a record's fields the receiver does not read
   ep_window_pkg::ep_win_t win;
   /* verilator lint_on UNUSEDSIGNAL */
-  logic [3:0]        d_cause;
-  logic [31:0]       d_full;
-  logic              d_contrib;
-  logic [5:0]        d_rank;
-  logic [47:0]       d_base;
+  assign win = rec;
 
+  ep_pkt_front #(
+    .FLIT_W(FLIT_W), .MAX_LEN(MAX_LEN), .WINDOWS(WINDOWS), .COUNT_DEPTH(COUNT_DEPTH), .STAT_W(STAT_W)
+  ) u_front (
+    .clk_i, .rst_ni, .in_valid_i(req_in_valid_i), .in_ready_o(req_in_ready_o), .in_flit_i(req_in_flit_i), .tbl_i,
+    .hdr_o(hdr), .rec_o(rec), .win_o(f_win), .off_o(f_off), .line_o(f_line), .decode_o(f_decode), .take_o(f_take),
+    .counting_o(f_counting), .counted_o(f_counted), .body_o(f_body), .idle_o(f_idle),
+    .takes_op_i(is_pull || is_push || is_write), .cause_i(e_cause), .count_i(is_push), .wait_i(1'b0),
+    .limit_i(win.expected),
+    .room_i(det_room), .body_ready_i(e_body_ready), .body_done_i(e_body_done),
+    .cnt_valid_o, .cnt_ready_i, .cnt_line_o, .cnt_n_o, .cnt_limit_o, .cnt_len_o, .cnt_whole_ok_o,
+    .cnt_rsp_valid_i, .cnt_rsp_code_i,
+    .drop_o, .cause_o, .drop_addr_o, .stat_drops_o
+  );
+  assign cnt_op_o = cnt_valid_o ? 2'd1 : 2'd0;  // ADD
+
+  // ---- the request receiver's checks (the decode), after the front end's
+  // first three, in the endpoint's order
+  logic       d_contrib;
+  logic [5:0] d_rank;
   always_comb begin
-    win = tbl_i[32'(win_q)*REC_W +: REC_W];
-    d_full = 32'(win.count_base) + 32'(off_q >> FB_LOG);
     d_contrib = h_src < 8'd32 && win.contrib_mask[h_src[4:0]];
     // A deterministic home keeps each contributor's line apart, in the
     // stage of its rank among the contributors.
     d_rank = ep_window_pkg::rank(win.contrib_mask, h_src);
-    if (t3_pkt_pkg::pkt_check(hdr_q, 8'(MAX_LEN), FB_LOG) != t3_pkt_pkg::MAL_NONE) d_cause = C_MALFORMED;
-    else if (!is_pull && !is_push && !is_write) d_cause = C_WRONG_OP;
-    else if (!hit_q) d_cause = C_NO_WINDOW;
-    else if (is_write ? win.copy == 2'd0 : win.copy != 2'd0) d_cause = C_WRONG_OP;
-    else if (!is_write && h_dtype != win.dtype) d_cause = C_WRONG_DTYPE;
-    else if (is_push && !win.det) d_cause = C_WRONG_OP;
-    else if (is_push && !d_contrib) d_cause = C_WRONG_SRC;
-    else if (is_push && h_count != 8'd1) d_cause = C_OVERCOUNT;
-    // The line's counter, whole: a window whose counters run past the array
-    // is refused, not wrapped onto another window's lines.
-    else if (is_push && d_full >= COUNT_DEPTH) d_cause = C_COUNTER;
-    else d_cause = 4'd0;
-    d_base = is_write ? 48'(win.dst) : 48'(win.src);  // a PUSH's stage: in S_ASK
+    if (is_write ? win.copy == 2'd0 : win.copy != 2'd0) e_cause = C_WRONG_OP;
+    else if (!is_write && h_dtype != win.dtype) e_cause = C_WRONG_DTYPE;
+    else if (is_push && !win.det) e_cause = C_WRONG_OP;
+    else if (is_push && !d_contrib) e_cause = C_WRONG_SRC;
+    else if (is_push && h_count != 8'd1) e_cause = C_OVERCOUNT;
+    else e_cause = 4'd0;
   end
 
+  logic [1:0]        b_st_q;
+  logic [7:0]        left_q;
+  logic [1:0]        dtype_q;
+  logic [47:0]       addr_q;
+  logic [SLOT_W-1:0] tag_q;
+  logic              add_q, whole_q, det_resv_q;
+  logic [5:0]        rank_q;
+  logic [31:0]       stage_q, bytes_q;
+  logic              data, reserve, read, last_flit, last_read;
+  assign data         = f_body && b_st_q == B_DATA;
+  assign reserve      = f_body && b_st_q == B_RESERVE;
+  assign read         = f_body && b_st_q == B_READ;
+  assign last_flit    = data && req_in_valid_i && mw_ready_i && left_q == 8'd1;
+  assign last_read    = read && mr_ready_i && left_q == 8'd1;
+  assign e_body_ready = data && mw_ready_i;
+  assign e_body_done  = last_flit || last_read;
+
   // ---- the staged lines' queue
-  logic             det_push, det_full, det_room;
+  logic             det_push, det_full;
   logic [DET_W-1:0] det_head;
   logic [$clog2(DETQ + 1)-1:0] det_count;
 
   t3_fifo #(.DEPTH(DETQ), .WIDTH(DET_W)) u_detq (
-    .clk_i, .rst_ni, .push_i(det_push), .wdata_i({win_q, line_q, LEN_W'(h_len)}),
+    .clk_i, .rst_ni, .push_i(det_push), .wdata_i({f_win, f_line, LEN_W'(h_len)}),
     .pop_i(det_valid_o && det_ready_i),
     .valid_o(det_valid_o), .rdata_o(det_head), .full_o(det_full), .count_o(det_count)
   );
@@ -167,6 +177,7 @@ module ep_req_core #(
   assign det_win_o  = det_valid_o ? det_head[DET_W-1 -: WIN_W] : '0;
   assign det_line_o = det_valid_o ? det_head[LEN_W +: LINE_W] : '0;
   assign det_len_o  = det_valid_o ? det_head[LEN_W-1:0] : '0;
+  assign det_push   = last_flit && is_push && whole_q;
 
   // ---- the PULL's answer (docs/blocks/dma_credit.md: the requester's counter echoed)
   logic [t3_pkt_pkg::HDR_W-1:0] rsp_hdr;
@@ -178,187 +189,77 @@ module ep_req_core #(
     rsp_hdr[t3_pkt_pkg::SRC_LSB +: t3_pkt_pkg::SRC_W]     = node_i;
     rsp_hdr[t3_pkt_pkg::DST_LSB +: t3_pkt_pkg::DST_W]     = h_src;
     rsp_hdr[t3_pkt_pkg::COUNT_LSB +: t3_pkt_pkg::COUNT_W] = 8'd1;  // the answering GPU's own contribution
-    rsp_hdr[t3_pkt_pkg::CTR_LSB +: t3_pkt_pkg::CTR_W]     = hdr_q[t3_pkt_pkg::CTR_LSB +: t3_pkt_pkg::CTR_W];
+    rsp_hdr[t3_pkt_pkg::CTR_LSB +: t3_pkt_pkg::CTR_W]     = hdr[t3_pkt_pkg::CTR_LSB +: t3_pkt_pkg::CTR_W];
     rsp_hdr[t3_pkt_pkg::ADDR_LSB +: t3_pkt_pkg::ADDR_W]   = h_addr;
   end
 
-  // ---- the outputs of the state
-  always_comb begin
-    req_in_ready_o = 1'b0;
-    cnt_valid_o    = 1'b0;
-    cnt_op_o       = 2'd0;
-    cnt_line_o     = '0;
-    cnt_n_o        = '0;
-    cnt_limit_o    = '0;
-    cnt_len_o      = '0;
-    cnt_whole_ok_o = 1'b0;
-    mw_valid_o     = 1'b0;
-    mw_addr_o      = '0;
-    mw_data_o      = '0;
-    mw_add_o       = 1'b0;
-    mw_dtype_o     = '0;
-    rq_valid_o     = 1'b0;
-    rq_hdr_o       = '0;
-    rq_len_o       = '0;
-    mr_valid_o     = 1'b0;
-    mr_addr_o      = '0;
-    mr_tag_o       = '0;
-    cp_rx_o        = 1'b0;
-    drop_o         = 1'b0;
-    case (st_q)
-      S_IDLE:   req_in_ready_o = 1'b1;
-      S_DECODE: drop_o = d_cause != 4'd0;
-      S_ASK: begin
-        cnt_valid_o    = 1'b1;
-        cnt_op_o       = 2'd1;  // ADD
-        cnt_line_o     = line_q;
-        cnt_n_o        = h_count;
-        cnt_limit_o    = expected_q;
-        cnt_len_o      = LEN_W'(h_len);
-        cnt_whole_ok_o = det_room;
-      end
-      S_WAIT: drop_o = cnt_rsp_valid_i && (cnt_rsp_code_i == CNT_OVER || cnt_rsp_code_i == 2'd3);
-      S_DATA: begin
-        req_in_ready_o = mw_ready_i;
-        mw_valid_o     = req_in_valid_i;
-        mw_addr_o      = addr_q;
-        mw_data_o      = req_in_flit_i;
-        mw_add_o       = add_q;
-        mw_dtype_o     = dtype_q;
-        cp_rx_o        = is_write && req_in_valid_i && mw_ready_i;
-      end
-      S_RESERVE: begin
-        rq_valid_o = 1'b1;
-        rq_hdr_o   = FLIT_W'(rsp_hdr);
-        rq_len_o   = LEN_W'(h_len);
-      end
-      S_READ: begin
-        mr_valid_o = 1'b1;
-        mr_addr_o  = addr_q;
-        mr_tag_o   = tag_q;
-      end
-      S_DROP:   req_in_ready_o = 1'b1;
-      default: ;
-    endcase
-  end
-  assign cp_win_o = cp_rx_o ? win_q : '0;
-  assign det_push = st_q == S_DATA && req_in_valid_i && mw_ready_i && left_q == 8'd1 && is_push && whole_q;
+  // ---- the ports of the body
+  assign mw_valid_o = data && req_in_valid_i;
+  assign mw_addr_o  = data ? addr_q : '0;
+  assign mw_data_o  = data ? req_in_flit_i : '0;
+  assign mw_add_o   = data && add_q;
+  assign mw_dtype_o = data ? dtype_q : '0;
+  assign cp_rx_o    = data && is_write && req_in_valid_i && mw_ready_i;
+  assign cp_win_o   = cp_rx_o ? f_win : '0;
+  assign rq_valid_o = reserve;
+  assign rq_hdr_o   = reserve ? FLIT_W'(rsp_hdr) : '0;
+  assign rq_len_o   = reserve ? LEN_W'(h_len) : '0;
+  assign mr_valid_o = read;
+  assign mr_addr_o  = read ? addr_q : '0;
+  assign mr_tag_o   = read ? tag_q : '0;
 
   // ---- status
-  logic [3:0]        cause_q;
-  logic [47:0]       drop_addr_q;
-  logic [STAT_W-1:0] stat_pulls_q, stat_pushes_q, stat_writes_q, stat_drops_q;
-  assign idle_o        = st_q == S_IDLE && !det_valid_o;
-  assign cause_o       = cause_q;
-  assign drop_addr_o   = drop_addr_q;
+  logic [STAT_W-1:0] stat_pulls_q, stat_pushes_q, stat_writes_q;
+  assign idle_o        = f_idle && !det_valid_o;
   assign stat_pulls_o  = stat_pulls_q;
   assign stat_pushes_o = stat_pushes_q;
   assign stat_writes_o = stat_writes_q;
-  assign stat_drops_o  = stat_drops_q;
-
-  logic [7:0] wire_data;  // the data flits a dropped header leaves behind it
-  assign wire_data = t3_pkt_pkg::data_flits(hdr_q);
 
   always_ff @(posedge clk_i) begin
     if (!rst_ni) begin
-      st_q          <= S_IDLE;
       det_resv_q    <= 1'b0;
-      cause_q       <= '0;
-      drop_addr_q   <= '0;
       stat_pulls_q  <= '0;
       stat_pushes_q <= '0;
       stat_writes_q <= '0;
-      stat_drops_q  <= '0;
     end else begin
-      if (drop_o) begin
-        cause_q      <= st_q == S_DECODE ? d_cause : (cnt_rsp_code_i == CNT_OVER ? C_OVERCOUNT : C_COUNTER);
-        drop_addr_q  <= h_addr;
-        stat_drops_q <= stat_drops_q + 1'b1;
+      if (f_take) begin
+        dtype_q <= win.dtype;
+        add_q   <= is_write && win.copy == 2'd1;
+        addr_q  <= (is_write ? 48'(win.dst) : 48'(win.src)) + f_off;  // a PUSH's stage: while counted
+        left_q  <= h_len;
+        rank_q  <= d_rank;
+        stage_q <= win.stage;
+        bytes_q <= win.bytes;
+        b_st_q  <= is_pull ? B_RESERVE : B_DATA;
+        if (is_write) stat_writes_q <= stat_writes_q + 1'b1;
       end
-      case (st_q)
-        S_IDLE: if (req_in_valid_i) begin
-          hdr_q <= req_in_flit_i[t3_pkt_pkg::HDR_W-1:0];
-          st_q  <= S_LOOK;
-        end
-        S_LOOK: begin
-          hit_q <= l_hit;
-          win_q <= l_win;
-          off_q <= l_off;
-          st_q  <= S_DECODE;
-        end
-        S_DECODE: begin
-          if (d_cause != 4'd0) begin
-            left_q <= wire_data;
-            st_q   <= wire_data != '0 ? S_DROP : S_IDLE;
-          end else begin
-            line_q     <= LINE_W'(d_full);
-            expected_q <= win.expected;
-            dtype_q    <= win.dtype;
-            add_q      <= is_write && win.copy == 2'd1;
-            addr_q     <= d_base + off_q;
-            left_q     <= h_len;
-            rank_q     <= d_rank;
-            stage_q    <= win.stage;
-            bytes_q    <= win.bytes;
-            if (is_pull) begin
-              st_q <= S_RESERVE;
-            end else if (is_push) begin
-              st_q <= S_ASK;
-            end else begin
-              stat_writes_q <= stat_writes_q + 1'b1;
-              st_q          <= S_DATA;
-            end
-          end
-        end
-        S_ASK: begin
-          // The stage's address, a cycle after the rank (the decode's
-          // record mux, rank and product in one cycle ran at 54.5 MHz).
-          addr_q <= 48'(stage_q) + 48'(rank_q) * 48'(bytes_q) + off_q;
-          if (cnt_ready_i) st_q <= S_WAIT;
-        end
-        S_WAIT: if (cnt_rsp_valid_i) begin
-          if (cnt_rsp_code_i == CNT_DONE) begin
-            whole_q <= cnt_rsp_whole_i;
-            if (cnt_rsp_whole_i) det_resv_q <= 1'b1;
-            stat_pushes_q <= stat_pushes_q + 1'b1;
-            st_q <= S_DATA;
-          end else if (cnt_rsp_code_i == CNT_HELD) begin
-            st_q <= S_HOLD;
-          end else begin
-            left_q <= h_len;
-            st_q   <= S_DROP;
-          end
-        end
-        S_HOLD: if (det_room) st_q <= S_ASK;
-        S_DATA: if (req_in_valid_i && mw_ready_i) begin
-          addr_q <= addr_q + 48'(FLIT_W) / 48'd8;
-          left_q <= left_q - 8'd1;
-          if (left_q == 8'd1) begin
-            st_q <= S_IDLE;
-            if (is_push && whole_q) det_resv_q <= 1'b0;
-          end
-        end
-        S_RESERVE: if (rq_ready_i) begin
-          tag_q        <= rq_slot_i;
-          stat_pulls_q <= stat_pulls_q + 1'b1;
-          st_q         <= S_READ;
-        end
-        S_READ: if (mr_ready_i) begin
-          addr_q <= addr_q + 48'(FLIT_W) / 48'd8;
-          tag_q  <= 32'(tag_q) == SLOTS - 1 ? '0 : tag_q + 1'b1;
-          left_q <= left_q - 8'd1;
-          if (left_q == 8'd1) st_q <= S_IDLE;
-        end
-        S_DROP: if (req_in_valid_i) begin
-          left_q <= left_q - 8'd1;
-          if (left_q == 8'd1) st_q <= S_IDLE;
-        end
-        default: st_q <= S_IDLE;
-      endcase
+      // The stage's address, a cycle after the rank (the decode's record
+      // mux, rank and product in one cycle ran at 54.5 MHz).
+      if (f_counting) addr_q <= 48'(stage_q) + 48'(rank_q) * 48'(bytes_q) + f_off;
+      if (f_counted) begin
+        whole_q <= cnt_rsp_whole_i;
+        if (cnt_rsp_whole_i) det_resv_q <= 1'b1;
+        stat_pushes_q <= stat_pushes_q + 1'b1;
+      end
+      if (data && req_in_valid_i && mw_ready_i) begin
+        addr_q <= addr_q + 48'(FLIT_W) / 48'd8;
+        left_q <= left_q - 8'd1;
+      end
+      if (last_flit && is_push && whole_q) det_resv_q <= 1'b0;
+      if (reserve && rq_ready_i) begin
+        tag_q        <= rq_slot_i;
+        stat_pulls_q <= stat_pulls_q + 1'b1;
+        b_st_q       <= B_READ;
+      end
+      if (read && mr_ready_i) begin
+        addr_q <= addr_q + 48'(FLIT_W) / 48'd8;
+        tag_q  <= 32'(tag_q) == SLOTS - 1 ? '0 : tag_q + 1'b1;
+        left_q <= left_q - 8'd1;
+      end
     end
   end
 
   logic unused;
-  assign unused = ^{det_full, hdr_q, req_in_flit_i, tbl_i, cnt_rsp_count_i, d_full};
+  assign unused = ^{det_full, hdr, cnt_rsp_count_i, f_decode, f_counted};
 
 endmodule

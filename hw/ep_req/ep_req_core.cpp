@@ -29,98 +29,83 @@ const char* name(EpReqCause c) {
 
 EpReqCore::EpReqCore(const EpReqParams& p)
     : p_((p.validate(), p)),
-      wp_(p.ep_window()),
-      line_w_(p.line_w()),
       len_w_(p.len_w()),
       slot_w_(p.slot_w()),
       stat_mask_(uint32_t(low_mask(p.stat_w))),
+      front_(p.ep_window(), p.max_len, p.count_depth, p.stat_w),
       detq_(p.detq) {}
 
-// The checks in the endpoint's order (docs/blocks/ep_req.md, "Behaviour"),
-// on the window the lookup found (its record as the table holds it now).
-EpReqCore::Decoded EpReqCore::decode(const EpWinTable& tbl) const {
-  Decoded d;
-  const pkt::Header& h = h_;
-  const EpWin win = unpack_window(tbl, win_);
-  const bool pull = is(pkt::Op::pull), push = is(pkt::Op::push), write = is(pkt::Op::write);
-  const uint64_t line = win.count_base + off_ / p_.flit_bytes();
-  const bool contributor = h.src < 32 && (win.contrib_mask >> h.src & 1);
-  if (pkt::check(h, p_.max_len, p_.flit_w) != pkt::Malformed::none) d.cause = EpReqCause::malformed;
-  else if (!pull && !push && !write) d.cause = EpReqCause::wrong_op;
-  else if (!hit_) d.cause = EpReqCause::no_window;
-  else if (write ? win.copy == EpWin::kCopyNone : win.copy != EpWin::kCopyNone) d.cause = EpReqCause::wrong_op;
-  else if (!write && h.dtype != win.dtype) d.cause = EpReqCause::wrong_dtype;
-  else if (push && !win.det) d.cause = EpReqCause::wrong_op;
-  else if (push && !contributor) d.cause = EpReqCause::wrong_src;
-  else if (push && h.count != 1) d.cause = EpReqCause::overcount;
-  // The line's counter, whole: a window whose counters run past the array
-  // is refused, not wrapped onto another window's lines.
-  else if (push && line >= p_.count_depth) d.cause = EpReqCause::counter;
-  d.line = uint32_t(line & low_mask(line_w_));
-  d.expected = win.expected;
-  d.dtype = win.dtype;
-  d.add = write && win.copy == EpWin::kCopyAdd;
-  // A deterministic home keeps each contributor's line apart, in the stage
-  // of its rank among the contributors (docs/blocks/innet_endpoint.md).
-  const unsigned rank = h.src < 32 ? unsigned(__builtin_popcount(win.contrib_mask & ((1u << h.src) - 1))) : 0;
-  const uint64_t base = write ? win.dst : push ? win.stage + uint64_t(rank) * win.bytes : win.src;
-  d.addr = (base + off_) & low_mask(48);
-  return d;
+// The request receiver's checks after the front end's first three, in the
+// endpoint's order (docs/blocks/ep_req.md, "Behaviour"), on the window the
+// lookup found (its record as the table holds it now), and its body.
+EpFrontEngine EpReqCore::engine(const EpReqCoreInputs& in) const {
+  EpFrontEngine e;
+  const bool push = is(pkt::Op::push), write = is(pkt::Op::write);
+  if (front_.decoding()) {
+    const EpWin win = front_.record(in.tbl);
+    const pkt::Header& h = front_.h();
+    const bool contributor = h.src < 32 && (win.contrib_mask >> h.src & 1);
+    e.takes_op = is(pkt::Op::pull) || push || write;
+    if (write ? win.copy == EpWin::kCopyNone : win.copy != EpWin::kCopyNone) e.cause = uint8_t(EpReqCause::wrong_op);
+    else if (!write && h.dtype != win.dtype) e.cause = uint8_t(EpReqCause::wrong_dtype);
+    else if (push && !win.det) e.cause = uint8_t(EpReqCause::wrong_op);
+    else if (push && !contributor) e.cause = uint8_t(EpReqCause::wrong_src);
+    else if (push && h.count != 1) e.cause = uint8_t(EpReqCause::overcount);
+    e.count = push;
+    e.limit = win.expected;
+  }
+  e.room = det_room();
+  e.body_ready = in_body(kData) && in.mw_ready;
+  e.body_done = (in_body(kData) && in.req_in_valid && in.mw_ready && left_ == 1) ||
+                (in_body(kRead) && in.mr_ready && left_ == 1);
+  return e;
 }
 
-// The answer to the PULL in h_: this GPU's data for the line, to the
+// The answer to the PULL the front end holds: this GPU's data for the line, to the
 // requester, echoing its counter (docs/blocks/dma_credit.md).
 Wide EpReqCore::pull_rsp(uint8_t node) const {
   pkt::Header r;
   r.op = uint8_t(pkt::Op::pull_rsp);
-  r.dtype = h_.dtype;
-  r.len = h_.len;
+  r.dtype = front_.h().dtype;
+  r.len = front_.h().len;
   r.src = node;
-  r.dst = h_.src;
+  r.dst = front_.h().src;
   r.count = 1;  // the answering GPU's own contribution
-  r.ctr = h_.ctr;
-  r.addr = h_.addr;
+  r.ctr = front_.h().ctr;
+  r.addr = front_.h().addr;
   return pkt::pack(r);
 }
 
 EpReqCoreOutputs EpReqCore::eval(const EpReqCoreInputs& in) const {
   EpReqCoreOutputs o;
-  switch (st_) {
-    case kIdle: o.req_in_ready = true; break;
-    case kDecode: o.drop = decode(in.tbl).cause != EpReqCause::none; break;
-    case kAsk:
-      o.cnt_valid = true;
-      o.cnt_op = 1;  // ADD
-      o.cnt_line = line_;
-      o.cnt_n = h_.count;
-      o.cnt_limit = expected_;
-      o.cnt_len = uint8_t(h_.len & low_mask(len_w_));
-      o.cnt_whole_ok = det_room();
-      break;
-    case kWait: o.drop = in.cnt_rsp_valid && (in.cnt_rsp_code == 1 || in.cnt_rsp_code == 3); break;
-    case kData:
-      o.req_in_ready = in.mw_ready;
-      o.mw_valid = in.req_in_valid;
-      o.mw_addr = addr_;
-      o.mw_data = in.req_in_flit;
-      o.mw_add = add_;
-      o.mw_dtype = dtype_;
-      o.cp_rx = is(pkt::Op::write) && in.req_in_valid && in.mw_ready;
-      o.cp_win = o.cp_rx ? win_ : 0;
-      break;
-    case kReserve:
-      o.rq_valid = true;
-      o.rq_hdr = pull_rsp(in.node);
-      o.rq_len = uint32_t(h_.len & low_mask(len_w_));
-      break;
-    case kRead:
-      o.mr_valid = true;
-      o.mr_addr = addr_;
-      o.mr_tag = tag_;
-      break;
-    case kDrop: o.req_in_ready = true; break;
-    case kLook:
-    case kHold: break;
+  const EpFrontOut f = front_.eval(pins(in), engine(in));
+  o.req_in_ready = f.in_ready;
+  o.drop = f.drop;
+  o.cnt_valid = f.cnt_valid;
+  o.cnt_op = f.cnt_valid ? 1 : 0;  // ADD
+  o.cnt_line = f.cnt_line;
+  o.cnt_n = f.cnt_n;
+  o.cnt_limit = f.cnt_limit;
+  o.cnt_len = f.cnt_len;
+  o.cnt_whole_ok = f.cnt_whole_ok;
+  if (in_body(kData)) {
+    o.mw_valid = in.req_in_valid;
+    o.mw_addr = addr_;
+    o.mw_data = in.req_in_flit;
+    o.mw_add = add_;
+    o.mw_dtype = dtype_;
+    o.cp_rx = is(pkt::Op::write) && in.req_in_valid && in.mw_ready;
+    o.cp_win = o.cp_rx ? front_.win() : 0;
+  }
+  if (in_body(kReserve)) {
+    o.rq_valid = true;
+    o.rq_hdr = pull_rsp(in.node);
+    o.rq_len = uint32_t(front_.h().len & low_mask(len_w_));
+  }
+  if (in_body(kRead)) {
+    o.mr_valid = true;
+    o.mr_addr = addr_;
+    o.mr_tag = tag_;
   }
   o.det_valid = detq_.valid();
   if (o.det_valid) {
@@ -128,118 +113,68 @@ EpReqCoreOutputs EpReqCore::eval(const EpReqCoreInputs& in) const {
     o.det_line = detq_.rdata().line;
     o.det_len = detq_.rdata().len;
   }
-  o.idle = st_ == kIdle && !detq_.valid();
-  o.cause = cause_;
-  o.drop_addr = drop_addr_;
+  o.idle = front_.idle() && !detq_.valid();
+  o.cause = front_.cause();
+  o.drop_addr = front_.drop_addr();
   o.stat = stat_;
+  o.stat.drops = front_.stat_drops();
   return o;
 }
 
 void EpReqCore::clock(const EpReqCoreInputs& in) {
+  const EpFrontEngine e = engine(in);
   if (!in.rst_n) {
+    front_.clock(false, pins(in), e);
     detq_.clock(false, false, DetEntry{}, false);
-    st_ = kIdle;
     det_resv_ = false;
-    cause_ = 0;
-    drop_addr_ = 0;
     stat_ = EpReqStats{};
     return;
   }
   auto bump = [this](uint32_t& c) { c = (c + 1) & stat_mask_; };
-  auto drop = [&](EpReqCause c) {
-    cause_ = uint8_t(c);
-    drop_addr_ = h_.addr;
-    bump(stat_.drops);
-  };
+  const EpFrontOut f = front_.eval(pins(in), e);
+  const bool push = is(pkt::Op::push), write = is(pkt::Op::write);
+  // The body's step before this edge.
+  const bool data = in_body(kData), reserve = in_body(kReserve), read = in_body(kRead);
   bool det_push = false;
-  switch (st_) {
-    case kIdle:
-      if (in.req_in_valid) {
-        h_ = pkt::unpack(pkt::header_bits(in.req_in_flit));
-        st_ = kLook;
-      }
-      break;
-    case kLook: {
-      const EpWinHit l = lookup_window(wp_, in.tbl, h_.addr, h_.len);
-      hit_ = l.hit;
-      win_ = l.win;
-      off_ = l.off;
-      st_ = kDecode;
-      break;
-    }
-    case kDecode: {
-      const Decoded d = decode(in.tbl);
-      if (d.cause != EpReqCause::none) {
-        drop(d.cause);
-        left_ = pkt::wire_flits(h_) - 1;
-        st_ = left_ ? kDrop : kIdle;
-        break;
-      }
-      line_ = d.line;
-      expected_ = d.expected;
-      dtype_ = d.dtype;
-      add_ = d.add;
-      addr_ = d.addr;
-      left_ = h_.len;
-      if (is(pkt::Op::pull)) {
-        st_ = kReserve;
-      } else if (is(pkt::Op::push)) {
-        st_ = kAsk;
-      } else {
-        bump(stat_.writes);
-        st_ = kData;
-      }
-      break;
-    }
-    case kAsk:
-      if (in.cnt_ready) st_ = kWait;
-      break;
-    case kWait:
-      if (!in.cnt_rsp_valid) break;
-      if (in.cnt_rsp_code == 0) {  // DONE
-        whole_ = in.cnt_rsp_whole;
-        if (whole_) det_resv_ = true;
-        bump(stat_.pushes);
-        st_ = kData;
-      } else if (in.cnt_rsp_code == 2) {  // HELD: no room for the line it would make whole
-        st_ = kHold;
-      } else {
-        drop(in.cnt_rsp_code == 1 ? EpReqCause::overcount : EpReqCause::counter);
-        left_ = h_.len;
-        st_ = kDrop;
-      }
-      break;
-    case kHold:
-      if (det_room()) st_ = kAsk;
-      break;
-    case kData:
-      if (!in.req_in_valid || !in.mw_ready) break;
-      addr_ = (addr_ + p_.flit_bytes()) & low_mask(48);
-      if (--left_ != 0) break;
-      st_ = kIdle;
-      if (is(pkt::Op::push) && whole_) {
-        det_push = true;
-        det_resv_ = false;
-      }
-      break;
-    case kReserve:
-      if (!in.rq_ready) break;
-      tag_ = uint32_t(in.rq_slot & low_mask(slot_w_));
-      bump(stat_.pulls);
-      st_ = kRead;
-      break;
-    case kRead:
-      if (!in.mr_ready) break;
-      addr_ = (addr_ + p_.flit_bytes()) & low_mask(48);
-      tag_ = tag_ == p_.slots - 1 ? 0 : uint32_t((tag_ + 1) & low_mask(slot_w_));
-      if (--left_ == 0) st_ = kIdle;
-      break;
-    case kDrop:
-      if (in.req_in_valid && --left_ == 0) st_ = kIdle;
-      break;
+  if (f.take) {
+    const EpWin win = front_.record(in.tbl);
+    const pkt::Header& h = front_.h();
+    dtype_ = win.dtype;
+    add_ = write && win.copy == EpWin::kCopyAdd;
+    // A deterministic home keeps each contributor's line apart, in the stage
+    // of its rank among the contributors (docs/blocks/innet_endpoint.md).
+    const unsigned rank = h.src < 32 ? unsigned(__builtin_popcount(win.contrib_mask & ((1u << h.src) - 1))) : 0;
+    const uint64_t base = write ? win.dst : push ? win.stage + uint64_t(rank) * win.bytes : win.src;
+    addr_ = (base + front_.off()) & low_mask(48);
+    left_ = h.len;
+    body_ = is(pkt::Op::pull) ? kReserve : kData;
+    if (write) bump(stat_.writes);
   }
-  const DetEntry e{win_, line_, uint32_t(h_.len & low_mask(len_w_))};
-  detq_.clock(true, det_push, e, detq_.valid() && in.det_ready);
+  if (f.counted) {
+    whole_ = in.cnt_rsp_whole;
+    if (whole_) det_resv_ = true;
+    bump(stat_.pushes);
+  }
+  if (data && in.req_in_valid && in.mw_ready) {
+    addr_ = (addr_ + p_.flit_bytes()) & low_mask(48);
+    if (--left_ == 0 && push && whole_) {
+      det_push = true;
+      det_resv_ = false;
+    }
+  }
+  if (reserve && in.rq_ready) {
+    tag_ = uint32_t(in.rq_slot & low_mask(slot_w_));
+    bump(stat_.pulls);
+    body_ = kRead;
+  }
+  if (read && in.mr_ready) {
+    addr_ = (addr_ + p_.flit_bytes()) & low_mask(48);
+    tag_ = tag_ == p_.slots - 1 ? 0 : uint32_t((tag_ + 1) & low_mask(slot_w_));
+    --left_;
+  }
+  const DetEntry d{front_.win(), front_.line(), uint32_t(front_.h().len & low_mask(len_w_))};
+  detq_.clock(true, det_push, d, detq_.valid() && in.det_ready);
+  front_.clock(true, pins(in), e);
 }
 
 }  // namespace t3

@@ -25,6 +25,7 @@
 #include "common/packet.h"
 #include "common/params.h"
 #include "common/wide.h"
+#include "ep_window/ep_pkt_front.h"
 #include "ep_window/ep_window_core.h"
 
 namespace t3 {
@@ -128,18 +129,16 @@ class EpReqCore {
   }
 
  private:
-  enum State : uint8_t { kIdle, kLook, kDecode, kAsk, kWait, kHold, kData, kReserve, kRead, kDrop };
-  // The decode of the header in h_ against the window looked up.
-  struct Decoded {
-    EpReqCause cause = EpReqCause::none;
-    uint32_t line = 0;
-    uint8_t expected = 0, dtype = 0;
-    bool add = false;   // a WRITE added (copy window kCopyAdd)
-    uint64_t addr = 0;  // the first data flit's place: dst (WRITE), the stage (PUSH), src (PULL)
-  };
-  Decoded decode(const EpWinTable& tbl) const;
-  bool is(pkt::Op op) const { return h_.op == uint8_t(op); }
+  // The body's steps (the front end's BODY).
+  enum Body : uint8_t { kData, kReserve, kRead };
+  // The request receiver's side of the cycle, for the front end.
+  EpFrontEngine engine(const EpReqCoreInputs& in) const;
+  EpFrontPins pins(const EpReqCoreInputs& in) const {
+    return {in.req_in_valid, &in.req_in_flit, &in.tbl, in.cnt_ready, in.cnt_rsp_valid, in.cnt_rsp_code};
+  }
+  bool is(pkt::Op op) const { return front_.h().op == uint8_t(op); }
   bool det_room() const { return detq_.count() + det_resv_ < p_.detq; }
+  bool in_body(Body b) const { return front_.body() && body_ == b; }
   Wide pull_rsp(uint8_t node) const;
 
   struct DetEntry {
@@ -147,21 +146,16 @@ class EpReqCore {
   };
 
   EpReqParams p_;
-  EpWindowParams wp_;
-  unsigned line_w_, len_w_, slot_w_;
+  unsigned len_w_, slot_w_;
   uint32_t stat_mask_;
-  State st_ = kIdle;
-  pkt::Header h_;
-  bool hit_ = false;  // the lookup's: a window holds the packet
-  unsigned win_ = 0, left_ = 0;
-  uint64_t off_ = 0;  // the packet's offset in it
-  uint32_t line_ = 0, tag_ = 0;
-  uint8_t expected_ = 0, dtype_ = 0;
+  EpPktFront front_;
+  Body body_ = kData;
+  unsigned left_ = 0;
+  uint32_t tag_ = 0;
+  uint8_t dtype_ = 0;
   uint64_t addr_ = 0;
   bool add_ = false, whole_ = false, det_resv_ = false;
   Fifo<DetEntry> detq_;
-  uint8_t cause_ = 0;
-  uint64_t drop_addr_ = 0;
   EpReqStats stat_;
 };
 

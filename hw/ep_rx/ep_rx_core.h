@@ -6,8 +6,10 @@
 // hw/ep_rx/ep_rx.h).
 //
 // A packet at a time: its header taken (a cycle), its window looked up in
-// the table (a cycle), its window's record checked (a cycle), its contributions counted through the counter port
-// when it merges (a request and its answer), its data flits written or
+// the table (a cycle), its window's record checked (a cycle) - the front end
+// the request receiver shares (hw/ep_window/ep_pkt_front.h) - its
+// contributions counted through the counter port when it merges (a request
+// and its answer, the front end's too), its data flits written or
 // added one a cycle through the write port, and then what it completes
 // handed on: a RESULT's header (queue RESQ, room reserved at the decode), a
 // pulled line (queue FINQ, room reserved when the counter says the line is
@@ -20,6 +22,7 @@
 #include "common/packet.h"
 #include "common/params.h"
 #include "common/wide.h"
+#include "ep_window/ep_pkt_front.h"
 #include "ep_window/ep_window_core.h"
 
 namespace t3 {
@@ -118,20 +121,19 @@ class EpRxCore {
   }
 
  private:
-  enum State : uint8_t { kIdle, kLook, kDecode, kAsk, kWait, kHold, kData, kClear, kDrop };
-  // The decode of the header in hdr_ against the window looked up.
-  struct Decoded {
-    EpRxCause cause = EpRxCause::none;
-    unsigned win = 0;
-    uint32_t line = 0;
-    uint8_t need = 0;
-    uint64_t dst = 0, merge = 0, src = 0;  // the packet's place in each area
-  };
-  Decoded decode(const EpWinTable& tbl) const;
-  bool is(pkt::Op op) const { return h_.op == uint8_t(op); }
+  // The body's steps (the front end's BODY).
+  enum Body : uint8_t { kData, kClear };
+  // The receiver's side of the cycle, for the front end.
+  EpFrontEngine engine(const EpRxCoreInputs& in) const;
+  EpFrontPins pins(const EpRxCoreInputs& in) const {
+    return {in.rsp_in_valid, &in.rsp_in_flit, &in.tbl, in.cnt_ready, in.cnt_rsp_valid, in.cnt_rsp_code};
+  }
+  bool is(pkt::Op op) const { return front_.h().op == uint8_t(op); }
   bool res_room() const { return resq_.count() + res_resv_ < p_.resq; }
   bool fin_room() const { return finq_.count() + fin_resv_ < p_.finq; }
-  bool last_flit(const EpRxCoreInputs& in) const { return st_ == kData && in.rsp_in_valid && in.mw_ready && left_ == 1; }
+  bool data() const { return front_.body() && body_ == kData; }
+  bool clearing() const { return front_.body() && body_ == kClear; }
+  bool last_flit(const EpRxCoreInputs& in) const { return data() && in.rsp_in_valid && in.mw_ready && left_ == 1; }
 
   struct FinEntry {
     uint64_t src = 0, dst = 0;
@@ -139,17 +141,10 @@ class EpRxCore {
   };
 
   EpRxParams p_;
-  EpWindowParams wp_;
-  unsigned line_w_;
   uint32_t stat_mask_;
-  State st_ = kIdle;
-  Wide hdr_;  // the header as received (its low 128 bits)
-  pkt::Header h_;
-  bool hit_ = false;  // the lookup's: a window holds the packet
-  unsigned win_ = 0, left_ = 0;
-  uint64_t off_ = 0;  // the packet's offset in it
-  uint32_t line_ = 0;
-  uint8_t need_ = 0;
+  EpPktFront front_;
+  Body body_ = kData;
+  unsigned left_ = 0;
   uint64_t addr_ = 0, fsrc_ = 0, fdst_ = 0;
   bool first_ = false, whole_ = false;
   bool res_resv_ = false, fin_resv_ = false;
@@ -157,8 +152,6 @@ class EpRxCore {
   Fifo<FinEntry> finq_;
   bool home_ = false;
   uint32_t home_win_ = 0, home_line_ = 0, home_len_ = 0;
-  uint8_t cause_ = 0;
-  uint64_t drop_addr_ = 0;
   EpRxStats stat_;
 };
 

@@ -15,6 +15,7 @@
 
 #include "common/packet.h"
 #include "complaints.h"
+#include "ep_front_ref.h"
 #include "ep_req/ep_req.h"
 #include "reg_shadow.h"
 
@@ -22,7 +23,7 @@ namespace t3::tb {
 
 class EpReqScoreboard {
  public:
-  explicit EpReqScoreboard(const EpReqParams& p) : p_(p) {}
+  explicit EpReqScoreboard(const EpReqParams& p) : p_(p), front_(p.len_w(), p.stat_w) {}
 
   // Every cycle, with the inputs driven and the outputs shown in it: an
   // error text, or nothing.
@@ -37,16 +38,18 @@ class EpReqScoreboard {
   const Counts& counts() const { return n_; }
 
  private:
-  enum Phase { kHeader, kLook, kDecode, kCount, kAnswer, kHold, kData, kReserve, kRead, kDrop };
+  // The body's steps (the front end's kBody).
+  enum Body { kData, kReserve, kRead };
   struct Staged {
     unsigned win;
     uint32_t line, len;
   };
-  // The header against the table: the cause it is dropped for (0: taken)
-  // and where it goes.
+  // The header against the table: the front end's judgement and where the
+  // packet goes.
   struct Verdict {
-    unsigned cause = 0, win = 0;
-    uint32_t line = 0, expected = 0, dtype = 0;
+    EpFrontRef::Judged j;
+    unsigned win = 0;
+    uint32_t dtype = 0;
     bool add = false;
     uint64_t addr = 0;
   };
@@ -57,15 +60,13 @@ class EpReqScoreboard {
   EpReqParams p_;
   Complaints complaints_;
   RegShadow<EpReqRegMap> regs_;
-  Phase ph_ = kHeader;
-  pkt::Header h_;
+  EpFrontRef front_;
+  Body body_ = kData;
   Verdict v_;
-  unsigned done_ = 0, left_ = 0, tag_ = 0;  // data flits written or lines read; flits left to drop
+  unsigned done_ = 0, tag_ = 0;  // data flits written or lines read
   bool whole_ = false, resv_ = false;
   std::deque<Staged> detq_;
-  unsigned cause_ = 0;
-  uint64_t drop_addr_ = 0;
-  uint64_t pulls_ = 0, pushes_ = 0, writes_ = 0, drops_ = 0;  // unbounded
+  uint64_t pulls_ = 0, pushes_ = 0, writes_ = 0;  // unbounded
   Counts n_;
 };
 

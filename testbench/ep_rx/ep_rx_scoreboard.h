@@ -1,7 +1,8 @@
 // ep_rx's scoreboard, independent of the C++ model and of the RTL: written
 // from the block's rules (docs/blocks/ep_rx.md, "Behaviour"). It follows
 // each packet on rsp_in from its header (its own window lookup and checks,
-// in 128-bit arithmetic) through the counter port's request and answer to
+// in 128-bit arithmetic; the front end it shares with ep_req's scoreboard,
+// testbench/common/ep_front_ref.h) through the counter port's request and answer to
 // the writes its data flits must make and what its end must hand on, and
 // keeps the two output queues as plain lists. Every cycle it predicts the
 // outputs, the registers' values and the interrupt.
@@ -15,6 +16,7 @@
 
 #include "common/packet.h"
 #include "complaints.h"
+#include "ep_front_ref.h"
 #include "ep_rx/ep_rx.h"
 #include "reg_shadow.h"
 
@@ -22,7 +24,7 @@ namespace t3::tb {
 
 class EpRxScoreboard {
  public:
-  explicit EpRxScoreboard(const EpRxParams& p) : p_(p) {}
+  explicit EpRxScoreboard(const EpRxParams& p) : p_(p), front_(p.len_w(), p.stat_w) {}
 
   // Every cycle, with the inputs driven and the outputs shown in it: an
   // error text, or nothing.
@@ -37,7 +39,8 @@ class EpRxScoreboard {
   const Counts& counts() const { return n_; }
 
  private:
-  enum Phase { kHeader, kLook, kDecode, kCount, kAnswer, kHold, kData, kClear, kDrop };
+  // The body's steps (the front end's kBody).
+  enum Body { kData, kClear };
   struct Fin {
     uint64_t src, dst;
     Wide hdr;
@@ -46,31 +49,28 @@ class EpRxScoreboard {
     unsigned win;
     uint32_t line, len;
   };
-  // The header against the table: the cause it is dropped for (0: taken)
-  // and where it goes.
+  // The header against the table: the front end's judgement and where the
+  // packet goes.
   struct Verdict {
-    unsigned cause = 0, win = 0;
-    uint32_t line = 0, need = 0;
-    uint64_t dst = 0, merge = 0, src = 0;
+    EpFrontRef::Judged j;
+    unsigned win = 0;
+    uint64_t dst = 0, merge = 0, src = 0;  // the packet's place in each area
   };
-  Verdict judge(const EpWinTable& tbl) const;
+  Verdict judge(const EpWinTable& tbl, bool res_room) const;
   void reset();
 
   EpRxParams p_;
   Complaints complaints_;
   RegShadow<EpRxRegMap> regs_;
-  Phase ph_ = kHeader;
-  Wide hdr_;
-  pkt::Header h_;
+  EpFrontRef front_;
+  Body body_ = kData;
   Verdict v_;
-  unsigned done_ = 0, left_ = 0;  // data flits written; flits left to drop
+  unsigned done_ = 0;  // data flits written
   bool first_ = false, whole_ = false, res_resv_ = false, fin_resv_ = false;
   std::deque<Wide> resq_;
   std::deque<Fin> finq_;
   std::optional<Home> home_;
-  unsigned cause_ = 0;
-  uint64_t drop_addr_ = 0;
-  uint64_t results_ = 0, pull_rsps_ = 0, partials_ = 0, drops_ = 0;  // unbounded
+  uint64_t results_ = 0, pull_rsps_ = 0, partials_ = 0;  // unbounded
   Counts n_;
 };
 
