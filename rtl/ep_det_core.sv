@@ -79,12 +79,10 @@ module ep_det_core #(
   /* verilator lint_off UNUSEDSIGNAL */  // a record's fields the add does not read
   ep_window_pkg::ep_win_t win;
   /* verilator lint_on UNUSEDSIGNAL */
-  logic [31:0] rel;  // the line in its window
-  logic [47:0] off;
+  logic [47:0] off;  // the line's in its window
   always_comb begin
     win = tbl_i[32'(win_q)*REC_W +: REC_W];
-    rel = 32'(line_q) - 32'(win.count_base);
-    off = 48'(rel) << FB_LOG;
+    off = ep_window_pkg::line_off(32'(line_q), 32'(win.count_base), FB_LOG);
   end
 
   logic rd, wr, ans;

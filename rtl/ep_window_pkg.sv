@@ -55,5 +55,16 @@ package ep_window_pkg;
     rank = {1'b0, l4[4:0]} + {1'b0, l4[9:5]};
   endfunction
 
+  // A line's offset in its window, counter `line` of a window whose
+  // counters start at count_base (flits of 2^fb_log bytes): where its
+  // flits are in each of the window's buffers (the home's merge area and
+  // copy, the in-order add's stages). line_offset() in C++.
+  function automatic logic [47:0] line_off(input logic [31:0] line, input logic [31:0] count_base,
+                                           input int unsigned fb_log);
+    logic [31:0] rel;  // wraps at 32 bits, as in C++
+    rel = line - count_base;
+    line_off = 48'(rel) << fb_log;
+  endfunction
+
 endpackage
 /* verilator lint_on UNUSEDPARAM */

@@ -67,7 +67,7 @@ void EpDetCore::clock(const EpDetCoreInputs& in) {
       break;
     case kStart: {
       const EpWin w = unpack_window(in.tbl, win_);
-      const uint64_t off = (uint64_t(line_ - w.count_base) & low_mask(32)) * fb;
+      const uint64_t off = line_offset(w, line_, unsigned(fb));
       dtype_ = w.dtype;
       total_ = uint32_t(w.expected) * len_;
       bytes_ = w.bytes;

@@ -16,8 +16,6 @@ EpWindowParams EpHomeParams::ep_window() const {
 EpHomeCore::EpHomeCore(const EpHomeParams& p)
     : p_((p.validate(), p)),
       stat_mask_(uint32_t(low_mask(p.stat_w))),
-      line_mask_(uint32_t(low_mask(p.line_w()))),
-      len_mask_(uint32_t(low_mask(p.len_w()))),
       slot_mask_(uint32_t(low_mask(p.slot_w()))),
       homeq_(p.home_q),
       resq_(p.resq),
@@ -154,7 +152,7 @@ void EpHomeCore::clock(const EpHomeCoreInputs& in) {
     case kStart: {
       if (!res_room()) break;
       const EpWin w = unpack_window(in.tbl, win_);
-      const uint64_t off = (uint64_t(line_ - w.count_base) & low_mask(32)) * fb;
+      const uint64_t off = line_offset(w, line_, unsigned(fb));
       pkt::Header r;
       r.op = uint8_t(pkt::Op::result);
       r.dtype = w.dtype;

@@ -134,7 +134,7 @@ class EpHomeCore {
   int home_of(const EpWinTable& tbl, uint32_t c) const;
 
   EpHomeParams p_;
-  uint32_t stat_mask_, line_mask_, len_mask_, slot_mask_;
+  uint32_t stat_mask_, slot_mask_;
   State st_ = kIdle;
   Fifo<Line> homeq_;
   Fifo<Wide> resq_;

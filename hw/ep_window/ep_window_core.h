@@ -114,6 +114,11 @@ struct EpWinHit {
   uint64_t off = 0;  // a - net_base, 48 bits; 0 on a miss
 };
 EpWinHit lookup_window(const EpWindowParams& p, const EpWinTable& tbl, uint64_t a, unsigned len);
+// Counter `line`'s offset in window w (flits of fb bytes): where its flits
+// are in each of the window's buffers (rtl/ep_window_pkg.sv's line_off).
+inline uint64_t line_offset(const EpWin& w, uint32_t line, unsigned fb) {
+  return uint64_t(uint32_t(line - w.count_base)) * fb;
+}
 // The region window whose counters hold counter c, or -1.
 int find_counter(const EpWindowParams& p, const EpWin* tbl, uint32_t c);
 

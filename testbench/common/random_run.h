@@ -5,7 +5,7 @@
 // regs()) and register traffic on the APB port (reg_traffic.h).
 //
 //   RandomRun<EpRxBlock, EpRxScoreboard, EpRxStimulus, EpRxRegMap> r(the_cosim(), 0.02);
-//   r.run();   // then assert on r.sb.counts()
+//   r.run();   // then assert on r.sb.counts(), r.cycles
 //
 // The shared DUT holds the last test's state until a reset edge: it is reset
 // (compared, as every cycle) before the scoreboard attaches. The run stops at
@@ -39,7 +39,9 @@ class RandomRun {
         regs(rng_(), reg_rate) {}
 
   // Every cycle of the run: stimulus, register traffic, the compared cycle,
-  // the scoreboard's check, the stimulus's view of the answer.
+  // the scoreboard's check, the stimulus's view of the answer; then no
+  // cycle of the co-simulation may have mismatched (this run's or an
+  // earlier test's).
   void run() {
     EXPECT_TRUE(reset_ok_) << c_.first_mismatch();
     for (uint64_t n = 0; n < cycles && !testing::Test::HasFailure(); ++n) {
@@ -50,6 +52,7 @@ class RandomRun {
       if (auto err = sb.observe(in, c_.out())) ADD_FAILURE() << "cycle " << n << ": " << *err;
       stim.after(in, c_.out());
     }
+    EXPECT_EQ(c_.failures(), 0u) << c_.first_failure();
   }
 
   const RunOptions& opt;
