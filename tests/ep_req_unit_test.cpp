@@ -8,6 +8,8 @@
 
 #include "common/packet.h"
 #include "ep_req/ep_req.h"
+#include "ep_held_check.h"
+#include "param_refusal.h"
 #include "t3/ep_req_regs.h"
 
 namespace t3 {
@@ -123,55 +125,16 @@ TEST(EpReqCore, HeldUntilTheStagedQueueHasRoom) {
   pack_window(in.tbl, 0, window());
   in.mw_ready = in.cnt_ready = true;
   in.det_ready = false;
-  // Two whole lines fill the queue.
-  for (int n = 0; n < 2; ++n) {
-    const Wide f[] = {pkt::pack(header(pkt::Op::push)), Wide{}, Wide{}};
-    bool answer = false;
-    for (unsigned i = 0, k = 0; k < 20; ++k) {
-      in.req_in_valid = i < 3;
-      in.req_in_flit = in.req_in_valid ? f[i] : Wide{};
-      in.cnt_rsp_valid = answer;
-      in.cnt_rsp_whole = true;
-      const EpReqCoreOutputs o = c.step(in);
-      answer = o.cnt_valid && in.cnt_ready;
-      if (in.req_in_valid && o.req_in_ready) ++i;
-    }
-  }
-  EpReqCoreOutputs o = c.eval(in);
-  ASSERT_TRUE(o.det_valid);
-  in.req_in_valid = true;
-  in.req_in_flit = pkt::pack(header(pkt::Op::push));
-  c.step(in);  // taken
-  in.req_in_valid = false;
-  c.step(in);  // looked up
-  c.step(in);  // decoded
-  o = c.eval(in);
-  ASSERT_TRUE(o.cnt_valid);
-  EXPECT_FALSE(o.cnt_whole_ok) << "the queue is full";
-  c.step(in);
-  in.cnt_rsp_valid = true;
-  in.cnt_rsp_code = 2;  // HELD
-  c.step(in);
-  in.cnt_rsp_valid = false;
-  for (int k = 0; k < 5; ++k) EXPECT_FALSE(c.step(in).cnt_valid) << "asked again with no room";
-  in.det_ready = true;
-  c.step(in);  // one line leaves at this edge
-  in.det_ready = false;
-  EXPECT_FALSE(c.step(in).cnt_valid) << "the room seen: asked at the next edge";
-  o = c.eval(in);
-  EXPECT_TRUE(o.cnt_valid) << "asked again";
-  EXPECT_TRUE(o.cnt_whole_ok);
+  const EpHeldPins<EpReqCoreInputs, EpReqCoreOutputs> pins{&EpReqCoreInputs::req_in_valid, &EpReqCoreInputs::req_in_flit,
+                                                           &EpReqCoreOutputs::req_in_ready, &EpReqCoreInputs::det_ready,
+                                                           &EpReqCoreOutputs::det_valid};
+  expect_held_until_room(c, in, pins, header(pkt::Op::push), p.detq);
 }
 
 TEST(EpReqParams, OutOfRangeNamesTheParameter) {
   EpReqParams p;
   p.slots = 65;
-  try {
-    p.validate();
-    FAIL() << "SLOTS = 65 accepted";
-  } catch (const std::invalid_argument& e) {
-    EXPECT_NE(std::string(e.what()).find("slots (SLOTS) = 65"), std::string::npos) << e.what();
-  }
+  expect_refused(p, "slots (SLOTS) = 65");
   p = EpReqParams{};
   p.detq = 1;
   EXPECT_THROW(EpReqCore{p}, std::invalid_argument);

@@ -7,6 +7,8 @@
 
 #include "common/packet.h"
 #include "ep_rx/ep_rx.h"
+#include "ep_held_check.h"
+#include "param_refusal.h"
 #include "t3/ep_rx_regs.h"
 
 namespace t3 {
@@ -105,57 +107,16 @@ TEST(EpRxCore, HeldUntilTheFinalQueueHasRoom) {
   pack_window(in.tbl, 0, window());
   in.mw_ready = in.cnt_ready = true;
   in.fin_ready = false;
-  // Two pulled lines fill the queue.
-  for (int n = 0; n < 2; ++n) {
-    const Wide f[] = {pkt::pack(header(pkt::Op::pull_rsp)), Wide{}, Wide{}};
-    bool answer = false;
-    for (unsigned i = 0, k = 0; k < 20; ++k) {
-      in.rsp_in_valid = i < 3;
-      in.rsp_in_flit = in.rsp_in_valid ? f[i] : Wide{};
-      in.cnt_rsp_valid = answer;
-      in.cnt_rsp_whole = true;
-      const EpRxCoreOutputs o = c.step(in);
-      answer = o.cnt_valid && in.cnt_ready;
-      if (in.rsp_in_valid && o.rsp_in_ready) ++i;
-    }
-  }
-  EpRxCoreOutputs o = c.eval(in);
-  ASSERT_TRUE(o.fin_valid);
-  ASSERT_TRUE(o.idle == false);
-  const Wide f = pkt::pack(header(pkt::Op::pull_rsp));
-  in.rsp_in_valid = true;
-  in.rsp_in_flit = f;
-  c.step(in);  // taken
-  in.rsp_in_valid = false;
-  c.step(in);  // looked up
-  c.step(in);  // decoded
-  o = c.eval(in);
-  ASSERT_TRUE(o.cnt_valid);
-  EXPECT_FALSE(o.cnt_whole_ok) << "the queue is full";
-  c.step(in);
-  in.cnt_rsp_valid = true;
-  in.cnt_rsp_code = 2;  // HELD
-  c.step(in);
-  in.cnt_rsp_valid = false;
-  for (int k = 0; k < 5; ++k) EXPECT_FALSE(c.step(in).cnt_valid) << "asked again with no room";
-  in.fin_ready = true;
-  c.step(in);  // one pulled line leaves at this edge
-  in.fin_ready = false;
-  EXPECT_FALSE(c.step(in).cnt_valid) << "the room seen: asked at the next edge";
-  o = c.eval(in);
-  EXPECT_TRUE(o.cnt_valid) << "asked again";
-  EXPECT_TRUE(o.cnt_whole_ok);
+  const EpHeldPins<EpRxCoreInputs, EpRxCoreOutputs> pins{&EpRxCoreInputs::rsp_in_valid, &EpRxCoreInputs::rsp_in_flit,
+                                                         &EpRxCoreOutputs::rsp_in_ready, &EpRxCoreInputs::fin_ready,
+                                                         &EpRxCoreOutputs::fin_valid};
+  expect_held_until_room(c, in, pins, header(pkt::Op::pull_rsp), p.finq);
 }
 
 TEST(EpRxParams, OutOfRangeNamesTheParameter) {
   EpRxParams p;
   p.resq = 1;
-  try {
-    p.validate();
-    FAIL() << "RESQ = 1 accepted";
-  } catch (const std::invalid_argument& e) {
-    EXPECT_NE(std::string(e.what()).find("resq (RESQ) = 1"), std::string::npos) << e.what();
-  }
+  expect_refused(p, "resq (RESQ) = 1");
   p = EpRxParams{};
   p.flit_w = 192;
   EXPECT_THROW(EpRxCore{p}, std::invalid_argument);
