@@ -79,7 +79,7 @@ module ep_det_core #(
   /* verilator lint_off UNUSEDSIGNAL */  // a record's fields the add does not read
   ep_window_pkg::ep_win_t win;
   /* verilator lint_on UNUSEDSIGNAL */
-  logic [47:0] off;  // the line's in its window
+  logic [47:0] off;  // the line's offset in its window
   always_comb begin
     win = tbl_i[32'(win_q)*REC_W +: REC_W];
     off = ep_window_pkg::line_off(32'(line_q), 32'(win.count_base), FB_LOG);

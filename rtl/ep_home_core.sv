@@ -166,7 +166,7 @@ module ep_home_core #(
   /* verilator lint_off UNUSEDSIGNAL */  // a record's fields the home does not read
   ep_window_pkg::ep_win_t win;
   /* verilator lint_on UNUSEDSIGNAL */
-  logic [47:0] off;  // the line's in its window
+  logic [47:0] off;  // the line's offset in its window
   logic [t3_pkt_pkg::HDR_W-1:0] res_hdr;
   always_comb begin
     win = tbl_i[32'(win_q)*REC_W +: REC_W];

@@ -260,6 +260,6 @@ module ep_req_core #(
   end
 
   logic unused;
-  assign unused = ^{det_full, hdr, cnt_rsp_count_i, f_decode, f_counted};
+  assign unused = ^{det_full, hdr, cnt_rsp_count_i, f_decode};
 
 endmodule

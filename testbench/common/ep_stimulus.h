@@ -61,11 +61,19 @@ struct EpTableMix {
   double det = 0.0;   // of the homes, a deterministic one
 };
 
+// How the counter port's stand-in answers an ADD.
+struct EpCntMix {
+  unsigned over_pct = 10;   // OVER (BAD is 3 %)
+  double whole = 0.35;      // the line whole, when the asker has room (else 0.7: HELD)
+  bool any_count = false;   // a DONE's count before any byte (an engine that must not read it)
+};
+
 // A packet-taking engine's neighbours: the table of windows on tbl_i, the
 // packet stream in, and the counter port (ep_count's ADD and CLEAR).
 class EpPacketStim : public StimBase {
  protected:
-  EpPacketStim(uint64_t seed, unsigned windows, unsigned flit_w) : StimBase(seed), win_(windows), drv_(flit_w) {}
+  EpPacketStim(uint64_t seed, unsigned windows, unsigned flit_w, const EpCntMix& mix = {})
+      : StimBase(seed), win_(windows), drv_(flit_w), mix_(mix) {}
 
   // Windows on disjoint network ranges of 1..64 flits; some invalid, the
   // kinds as mix says; counters from random bases, 10 % of the time one
@@ -118,15 +126,17 @@ class EpPacketStim : public StimBase {
     in.cnt_rsp_whole = whole_;
   }
 
-  // After the cycle (a reset drops the packet on the way); ep_count's
-  // answer to a request granted now, for the next cycle: to an ADD, BAD
-  // 3 %, OVER 10 %, else DONE with the line whole or not (more often whole
-  // when the asker has no room: then HELD) and the count before 0 or up to
-  // the room under the limit; to a CLEAR, DONE.
+  // After the cycle: a reset drops the packet on the way in half its
+  // cycles (else the rest of it arrives after the reset as headers, which
+  // the engine must resynchronise on); ep_count's answer to a request
+  // granted now, for the next cycle: to an ADD, BAD 3 %, OVER as mix_
+  // says, else DONE with the line whole or not (more often whole when the
+  // asker has no room: then HELD) and the count before 0 or up to the room
+  // under the limit (any byte with mix_.any_count); to a CLEAR, DONE.
   template <class Inputs, class Outputs>
   void after_common(const Inputs& in, const Outputs& out, bool valid, bool ready) {
     drv_.after(valid, ready);
-    if (!in.rst_n) drv_.clear();
+    if (!in.rst_n && u() < 0.5) drv_.clear();
     quiet_ = out.idle && !valid;
     answer_ = in.rst_n && out.cnt_valid && in.cnt_ready;
     code_ = count_ = 0;
@@ -139,10 +149,10 @@ class EpPacketStim : public StimBase {
     const unsigned k = unsigned(pick(100));
     if (k < 3) {
       code_ = 3;  // BAD
-    } else if (k < 13) {
+    } else if (k < 3 + mix_.over_pct) {
       code_ = 1;  // OVER
     } else {
-      const bool whole = u() < (out.cnt_whole_ok ? 0.35 : 0.7);
+      const bool whole = u() < (out.cnt_whole_ok ? mix_.whole : 0.7);
       if (whole && !out.cnt_whole_ok) {
         code_ = 2;  // HELD
       } else {
@@ -151,7 +161,7 @@ class EpPacketStim : public StimBase {
         count_ = uint8_t(u() < 0.4 || room == 0 ? 0 : 1 + pick(room));
       }
     }
-    if (code_ != 0) count_ = uint8_t(pick(256));
+    if (code_ != 0 || mix_.any_count) count_ = uint8_t(pick(256));
   }
 
   std::vector<EpWin> win_;
@@ -160,6 +170,7 @@ class EpPacketStim : public StimBase {
   PktDriver drv_;
 
  private:
+  EpCntMix mix_;
   bool quiet_ = false;
   bool answer_ = false, whole_ = false;
   uint8_t code_ = 0, count_ = 0;

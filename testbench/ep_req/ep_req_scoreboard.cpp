@@ -104,7 +104,7 @@ std::optional<std::string> EpReqScoreboard::observe(const EpReqInputs& in, const
   want("req_in_ready_o", out.req_in_ready, front_.in_ready(data && in.mw_ready));
   front_.want_cnt(err, out, det_room);
   want("mw_valid_o", out.mw_valid, data && in.req_in_valid);
-  if (out.mw_valid) {
+  if (data && in.req_in_valid) {
     want("mw_addr_o", out.mw_addr, (v_.addr + done_ * fb) & low_mask(48));
     want_wide("mw_data_o", out.mw_data, in.req_in_flit);
     want("mw_add_o", out.mw_add, v_.add);
@@ -134,7 +134,7 @@ std::optional<std::string> EpReqScoreboard::observe(const EpReqInputs& in, const
     if (err.tellp() == 0) return std::nullopt;
     return err.str();
   }
-  const bool det_pop = out.det_valid && in.det_ready;
+  const bool det_pop = !detq_.empty() && in.det_ready;
   std::optional<Staged> det_push;
   const bool flit = data && in.req_in_valid && in.mw_ready, last = flit && done_ + 1 == h.len;
   const bool last_read = read && in.mr_ready && done_ + 1 == h.len;

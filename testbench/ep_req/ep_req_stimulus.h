@@ -31,7 +31,9 @@ namespace t3::tb {
 
 class EpReqStimulus : public EpPacketStim {
  public:
-  EpReqStimulus(const EpReqParams& p, uint64_t seed) : EpPacketStim(seed, p.windows, p.flit_w), p_(p) {
+  // The count before is any byte: ep_req must not read it.
+  EpReqStimulus(const EpReqParams& p, uint64_t seed)
+      : EpPacketStim(seed, p.windows, p.flit_w, EpCntMix{7, 0.4, true}), p_(p) {
     new_table();
     new_phase();
   }

@@ -87,7 +87,7 @@ std::optional<std::string> EpRxScoreboard::observe(const EpRxInputs& in, const E
   want("rsp_in_ready_o", out.rsp_in_ready, front_.in_ready(data && in.mw_ready));
   front_.want_cnt(err, out, partial || fin_room, clear, v_.j.line);
   want("mw_valid_o", out.mw_valid, data && in.rsp_in_valid);
-  if (out.mw_valid) {
+  if (data && in.rsp_in_valid) {
     want("mw_addr_o", out.mw_addr, ((result || pull ? v_.dst : v_.merge) + done_ * fb) & low_mask(48));
     want_wide("mw_data_o", out.mw_data, in.rsp_in_flit);
     want("mw_add_o", out.mw_add, merges && !first_);
@@ -119,7 +119,7 @@ std::optional<std::string> EpRxScoreboard::observe(const EpRxInputs& in, const E
     if (err.tellp() == 0) return std::nullopt;
     return err.str();
   }
-  const bool res_pop = out.res_valid && in.res_ready, fin_pop = out.fin_valid && in.fin_ready;
+  const bool res_pop = !resq_.empty() && in.res_ready, fin_pop = !finq_.empty() && in.fin_ready;
   std::optional<Wide> res_push;
   std::optional<Fin> fin_push;
   home_.reset();

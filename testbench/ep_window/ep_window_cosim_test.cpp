@@ -155,7 +155,7 @@ TEST(EpWindowCosim, ConstrainedRandom) {
     EXPECT_GT(r.sb.counter_hits(), r.cycles / 50);
     // Every cause the configuration can give (an index past 15 cannot be
     // written; one window overlaps no other; BUSY needs two pulses in two
-    // r.cycles running, which APB cannot make: EpWindowCore.*Busy).
+    // cycles running, which APB cannot make: EpWindowCore.*Busy).
     for (unsigned k = 1; k < kEpWinCauses; ++k) {
       const bool possible = !(k == 1 && params().windows == 16) && !(k >= 17 && params().windows == 1) &&
                             k != unsigned(EpWinCause::busy);
