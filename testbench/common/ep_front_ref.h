@@ -1,8 +1,9 @@
 // The packet front end that ep_rx and ep_req share (docs/blocks/
 // innet_endpoint.md, "The packet front end"), as their scoreboards follow
 // it from the pins, independent of the C++ model and of the RTL: a header
-// taken, a cycle to find its window, a cycle to judge it (the block's own
-// judge(), in the endpoint's order), a merge's ADD and its answer, the
+// taken, a cycle to find its window (the block's look(), on the table of
+// that cycle), a cycle to judge it (the block's judge(), on the window's
+// record as the table holds it then, in the endpoint's order), a merge's ADD and its answer, the
 // packet's body (the block's), a dropped packet's flits thrown away; the
 // drops' cause, address and count for the registers.
 #pragma once
@@ -60,12 +61,12 @@ class EpFrontRef {
   unsigned cause() const { return cause_; }
   uint64_t drop_addr() const { return drop_addr_; }
   uint32_t stat_drops() const { return uint32_t(drops_ & stat_mask_); }
-  // The edge (rst_n high). judge() is called at the decode; room is the
-  // block's room for a line its ADD makes whole, body_done whether its body
-  // ends at this edge.
-  template <class Judge>
+  // The edge (rst_n high). look() is called at the lookup, judge() at the
+  // decode; room is the block's room for a line its ADD makes whole,
+  // body_done whether its body ends at this edge.
+  template <class Look, class Judge>
   Event edge(std::ostream& err, bool in_valid, const Wide& in_flit, bool cnt_ready, bool cnt_rsp_valid,
-             uint8_t cnt_rsp_code, bool room, bool body_done, Judge judge) {
+             uint8_t cnt_rsp_code, bool room, bool body_done, Look look, Judge judge) {
     Event ev = kNothing;
     auto drop = [&](unsigned cause) {
       cause_ = cause;
@@ -82,6 +83,7 @@ class EpFrontRef {
         }
         break;
       case kLook:  // a cycle to find the window, a cycle to judge its record
+        look();
         ph_ = kDecode;
         break;
       case kDecode:

@@ -209,10 +209,10 @@ TEST(EpReqCosim, ConstrainedRandom) {
   auto u = [](uint64_t v) { return (unsigned long long)v; };
   std::printf("random: %llu cycles (seed %llu): %llu PULLs answered (%llu reads, %llu tag wraps), %llu PUSHes "
               "staged (%llu lines whole, %llu holds), %llu copy flits (%llu added); drops by cause 1..8: "
-              "%llu %llu %llu - %llu %llu %llu %llu\n",
+              "%llu %llu %llu - %llu %llu %llu %llu; %llu decodes on a table changed since their lookup\n",
               u(r.cycles), u(r.opt.seed), u(k.pulls), u(k.reads), u(k.wraps), u(k.pushes), u(k.staged), u(k.holds),
               u(k.writes), u(k.adds), u(k.drops[1]), u(k.drops[2]), u(k.drops[3]), u(k.drops[5]), u(k.drops[6]),
-              u(k.drops[7]), u(k.drops[8]));
+              u(k.drops[7]), u(k.drops[8]), u(k.moved));
   for (unsigned cause : {1u, 2u, 3u, 5u, 6u, 7u, 8u}) EXPECT_GT(k.drops[cause], 0u) << "no drop for cause " << cause;
   EXPECT_GT(k.pulls, r.cycles / 200);
   EXPECT_GT(k.wraps, 0u);
@@ -221,6 +221,7 @@ TEST(EpReqCosim, ConstrainedRandom) {
   EXPECT_GT(k.holds, 0u) << "no PUSH waited for room in the staged queue";
   EXPECT_GT(k.writes, 0u);
   EXPECT_GT(k.adds, 0u);
+  EXPECT_GT(k.moved, 0u) << "no decode on a table changed since its lookup";
 }
 
 }  // namespace

@@ -14,8 +14,9 @@ EpReqScoreboard::Verdict EpReqScoreboard::judge(const EpWinTable& tbl) const {
   const uint64_t fb = p_.flit_w / 8;
   const bool pull = h.op == uint8_t(pkt::Op::pull), push = h.op == uint8_t(pkt::Op::push),
              write = h.op == uint8_t(pkt::Op::write);
-  const std::optional<EpWinFound> f = ref_find_window(tbl, p_.windows, unsigned(fb), h.addr, h.len);
-  const EpWin w = f ? f->win : EpWin{};
+  // The window found at the lookup, its record as the table holds it now.
+  const std::optional<EpWinFound>& f = found_;
+  const EpWin w = f ? unpack_window(tbl, f->index) : EpWin{};
   bool contributor = false;
   unsigned rank = 0;  // the contributors below src
   for (unsigned s = 0; s < 32; ++s) {
@@ -140,7 +141,13 @@ std::optional<std::string> EpReqScoreboard::observe(const EpReqInputs& in, const
   const bool last_read = read && in.mr_ready && done_ + 1 == h.len;
   const EpFrontRef::Event ev =
       front_.edge(err, in.req_in_valid, in.req_in_flit, in.cnt_ready, in.cnt_rsp_valid, in.cnt_rsp_code, det_room,
-                  last || last_read, [&] {
+                  last || last_read,
+                  [&] {
+                    found_ = ref_find_window(in.tbl, p_.windows, unsigned(fb), h.addr, h.len);
+                    look_tbl_ = in.tbl;
+                  },
+                  [&] {
+                    n_.moved += !(in.tbl == look_tbl_);
                     v_ = judge(in.tbl);
                     return v_.j;
                   });

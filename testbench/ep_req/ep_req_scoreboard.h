@@ -16,6 +16,7 @@
 #include "common/packet.h"
 #include "complaints.h"
 #include "ep_front_ref.h"
+#include "ep_window_ref.h"
 #include "ep_req/ep_req.h"
 #include "reg_shadow.h"
 
@@ -34,6 +35,7 @@ class EpReqScoreboard {
   struct Counts {
     uint64_t drops[16] = {};  // by cause
     uint64_t pulls = 0, reads = 0, pushes = 0, staged = 0, holds = 0, writes = 0, adds = 0, wraps = 0;
+    uint64_t moved = 0;  // decodes on a table changed since their lookup
   };
   const Counts& counts() const { return n_; }
 
@@ -62,6 +64,8 @@ class EpReqScoreboard {
   RegShadow<EpReqRegMap> regs_;
   EpFrontRef front_;
   Body body_ = kData;
+  std::optional<EpWinFound> found_;  // the lookup's
+  EpWinTable look_tbl_;               // the table it looked in
   Verdict v_;
   unsigned done_ = 0, tag_ = 0;  // data flits written or lines read
   bool whole_ = false, resv_ = false;

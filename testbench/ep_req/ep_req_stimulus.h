@@ -2,7 +2,8 @@
 // - a table of windows (ep_window's record on tbl_i): region windows (some
 //   a deterministic home with a contributors' mask), copy windows, invalid
 //   ones; rewritten now and then while the receiver is idle and offered
-//   nothing;
+//   nothing, rarely at any time (between a header's lookup and its decode
+//   included);
 // - request packets on req_in: PULLs, PUSHes and WRITEs mostly in a
 //   window, the rest in none, of another type, from a src that is not a
 //   contributor, with a count other than 1, malformed, or of an opcode it

@@ -171,10 +171,10 @@ TEST(EpRxCosim, ConstrainedRandom) {
   auto u = [](uint64_t v) { return (unsigned long long)v; };
   std::printf("random: %llu cycles (seed %llu): %llu RESULTs, %llu pulled lines, %llu home lines, %llu merged "
               "not whole; %llu writes (%llu adds); %llu holds, %llu decode waits; drops by cause 1..8: "
-              "%llu %llu %llu %llu %llu %llu - %llu\n",
+              "%llu %llu %llu %llu %llu %llu - %llu; %llu decodes on a table changed since their lookup\n",
               u(r.cycles), u(r.opt.seed), u(k.results), u(k.pulled), u(k.homes), u(k.merged), u(k.writes), u(k.adds),
               u(k.holds), u(k.waits), u(k.drops[1]), u(k.drops[2]), u(k.drops[3]), u(k.drops[4]), u(k.drops[5]),
-              u(k.drops[6]), u(k.drops[8]));
+              u(k.drops[6]), u(k.drops[8]), u(k.moved));
   for (unsigned cause : {1u, 2u, 3u, 5u, 6u, 8u}) EXPECT_GT(k.drops[cause], 0u) << "no drop for cause " << cause;
   EXPECT_GT(k.drops[4], 0u) << "no PARTIAL for a window that is not the home";
   EXPECT_GT(k.results, r.cycles / 200);
@@ -183,6 +183,7 @@ TEST(EpRxCosim, ConstrainedRandom) {
   EXPECT_GT(k.adds, 0u);
   EXPECT_GT(k.holds, 0u) << "no pulled line waited for room";
   EXPECT_GT(k.waits, 0u) << "no RESULT waited for room";
+  EXPECT_GT(k.moved, 0u) << "no decode on a table changed since its lookup";
 }
 
 }  // namespace

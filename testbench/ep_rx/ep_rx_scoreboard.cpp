@@ -14,8 +14,9 @@ EpRxScoreboard::Verdict EpRxScoreboard::judge(const EpWinTable& tbl, bool res_ro
   const uint64_t fb = p_.flit_w / 8;
   const bool result = h.op == uint8_t(pkt::Op::result), pull = h.op == uint8_t(pkt::Op::pull_rsp),
              partial = h.op == uint8_t(pkt::Op::partial);
-  const std::optional<EpWinFound> f = ref_find_window(tbl, p_.windows, unsigned(fb), h.addr, h.len);
-  const EpWin w = f ? f->win : EpWin{};
+  // The window found at the lookup, its record as the table holds it now.
+  const std::optional<EpWinFound>& f = found_;
+  const EpWin w = f ? unpack_window(tbl, f->index) : EpWin{};
   unsigned& c = v.j.cause;
   if (pkt::check(h, p_.max_len, p_.flit_w) != pkt::Malformed::none) c = 1;
   else if (!result && !pull && !partial) c = 3;
@@ -128,7 +129,13 @@ std::optional<std::string> EpRxScoreboard::observe(const EpRxInputs& in, const E
   const bool body_done = (last && !(pull && whole_)) || (clear && in.cnt_ready);
   const EpFrontRef::Event ev =
       front_.edge(err, in.rsp_in_valid, in.rsp_in_flit, in.cnt_ready, in.cnt_rsp_valid, in.cnt_rsp_code,
-                  partial || fin_room, body_done, [&] {
+                  partial || fin_room, body_done,
+                  [&] {
+                    found_ = ref_find_window(in.tbl, p_.windows, unsigned(fb), h.addr, h.len);
+                    look_tbl_ = in.tbl;
+                  },
+                  [&] {
+                    n_.moved += !(in.tbl == look_tbl_);
                     v_ = judge(in.tbl, res_room);
                     return v_.j;
                   });

@@ -17,6 +17,7 @@
 #include "common/packet.h"
 #include "complaints.h"
 #include "ep_front_ref.h"
+#include "ep_window_ref.h"
 #include "ep_rx/ep_rx.h"
 #include "reg_shadow.h"
 
@@ -35,6 +36,7 @@ class EpRxScoreboard {
   struct Counts {
     uint64_t drops[16] = {};  // by cause
     uint64_t results = 0, pulled = 0, homes = 0, merged = 0, holds = 0, waits = 0, writes = 0, adds = 0;
+    uint64_t moved = 0;  // decodes on a table changed since their lookup
   };
   const Counts& counts() const { return n_; }
 
@@ -64,6 +66,8 @@ class EpRxScoreboard {
   RegShadow<EpRxRegMap> regs_;
   EpFrontRef front_;
   Body body_ = kData;
+  std::optional<EpWinFound> found_;  // the lookup's
+  EpWinTable look_tbl_;               // the table it looked in
   Verdict v_;
   unsigned done_ = 0;  // data flits written
   bool first_ = false, whole_ = false, res_resv_ = false, fin_resv_ = false;

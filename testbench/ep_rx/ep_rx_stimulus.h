@@ -1,6 +1,7 @@
 // ep_rx's constrained-random traffic and the neighbours it needs:
 // - a table of windows (ep_window's record on tbl_i), rewritten now and
-//   then while the receiver is idle and offered nothing;
+//   then while the receiver is idle and offered nothing, rarely at any
+//   time (between a header's lookup and its decode included);
 // - response packets on rsp_in: RESULTs, PULL_RSPs and PARTIALs mostly in
 //   a window, the rest in none, of another type, to a window that is not
 //   the home, with count 0, malformed, or of an opcode it does not take;
