@@ -35,7 +35,6 @@ module ep_pkt_front #(
   output logic [WIN_W-1:0]  win_o,
   output logic [47:0]       off_o,       // the packet's offset in it
   output logic [LINE_W-1:0] line_o,      // its line's counter, from the engine's take
-  output logic              decode_o,    // the engine's verdict is read in this cycle
   output logic              take_o,      // the engine takes the packet (at its decode)
   output logic              counting_o,  // ASK, WAIT or HOLD
   output logic              counted_o,   // the ADD answered DONE: the body begins
@@ -126,7 +125,6 @@ module ep_pkt_front #(
   assign win_o      = win_q;
   assign off_o      = off_q;
   assign line_o     = line_q;
-  assign decode_o   = st_q == S_DECODE;
   assign take_o     = st_q == S_DECODE && d_cause == 4'd0 && !wait_i;
   assign counting_o = st_q == S_ASK || st_q == S_WAIT || st_q == S_HOLD;
   assign counted_o  = st_q == S_WAIT && cnt_rsp_valid_i && cnt_rsp_code_i == CNT_DONE;

@@ -83,7 +83,7 @@ module ep_rx_core #(
   logic [WIN_W-1:0]  f_win;
   logic [47:0]       f_off;
   logic [LINE_W-1:0] f_line;
-  logic              f_decode, f_take, f_counting, f_counted, f_body, f_idle;
+  logic              f_take, f_counting, f_counted, f_body, f_idle;
   logic [3:0]        e_cause;
   logic [7:0]        e_limit;
   logic              e_room, e_body_ready, e_body_done;
@@ -110,7 +110,7 @@ module ep_rx_core #(
     .FLIT_W(FLIT_W), .MAX_LEN(MAX_LEN), .WINDOWS(WINDOWS), .COUNT_DEPTH(COUNT_DEPTH), .STAT_W(STAT_W)
   ) u_front (
     .clk_i, .rst_ni, .in_valid_i(rsp_in_valid_i), .in_ready_o(rsp_in_ready_o), .in_flit_i(rsp_in_flit_i), .tbl_i,
-    .hdr_o(hdr), .rec_o(rec), .win_o(f_win), .off_o(f_off), .line_o(f_line), .decode_o(f_decode), .take_o(f_take),
+    .hdr_o(hdr), .rec_o(rec), .win_o(f_win), .off_o(f_off), .line_o(f_line), .take_o(f_take),
     .counting_o(f_counting), .counted_o(f_counted), .body_o(f_body), .idle_o(f_idle),
     .takes_op_i(is_result || is_pull_rsp || is_partial), .cause_i(e_cause), .count_i(merges),
     .wait_i(is_result && !res_room), .limit_i(e_limit),
@@ -263,6 +263,6 @@ module ep_rx_core #(
   end
 
   logic unused;
-  assign unused = ^{res_full, fin_full, hdr, f_decode};
+  assign unused = ^{res_full, fin_full, hdr};
 
 endmodule

@@ -124,7 +124,7 @@ EpReqCoreOutputs EpReqCore::eval(const EpReqCoreInputs& in) const {
 void EpReqCore::clock(const EpReqCoreInputs& in) {
   const EpFrontEngine e = engine(in);
   if (!in.rst_n) {
-    front_.clock(false, pins(in), e);
+    front_.clock(false, pins(in), e, EpFrontOut{});
     detq_.clock(false, false, DetEntry{}, false);
     det_resv_ = false;
     stat_ = EpReqStats{};
@@ -174,7 +174,7 @@ void EpReqCore::clock(const EpReqCoreInputs& in) {
   }
   const DetEntry d{front_.win(), front_.line(), uint32_t(front_.h().len & low_mask(len_w_))};
   detq_.clock(true, det_push, d, detq_.valid() && in.det_ready);
-  front_.clock(true, pins(in), e);
+  front_.clock(true, pins(in), e, f);
 }
 
 }  // namespace t3

@@ -107,7 +107,7 @@ EpRxCoreOutputs EpRxCore::eval(const EpRxCoreInputs& in) const {
 void EpRxCore::clock(const EpRxCoreInputs& in) {
   const EpFrontEngine e = engine(in);
   if (!in.rst_n) {
-    front_.clock(false, pins(in), e);
+    front_.clock(false, pins(in), e, EpFrontOut{});
     resq_.clock(false, false, Wide{}, false);
     finq_.clock(false, false, FinEntry{}, false);
     res_resv_ = fin_resv_ = false;
@@ -167,7 +167,7 @@ void EpRxCore::clock(const EpRxCoreInputs& in) {
   }
   resq_.clock(true, res_push, front_.hdr(), resq_.valid() && in.res_ready);
   finq_.clock(true, fin_push, fe, finq_.valid() && in.fin_ready);
-  front_.clock(true, pins(in), e);
+  front_.clock(true, pins(in), e, f);
 }
 
 }  // namespace t3

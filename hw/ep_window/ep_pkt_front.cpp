@@ -35,9 +35,9 @@ EpFrontOut EpPktFront::eval(const EpFrontPins& in, const EpFrontEngine& e) const
     case kDrop: o.in_ready = true; break;
     case kBody: o.in_ready = e.body_ready; break;
     case kDecode: {
-      const uint8_t c = verdict(*in.tbl, e);
-      o.drop = c != 0;
-      o.take = c == 0 && !e.wait;
+      o.cause = verdict(*in.tbl, e);
+      o.drop = o.cause != 0;
+      o.take = o.cause == 0 && !e.wait;
       break;
     }
     case kAsk:
@@ -58,7 +58,7 @@ EpFrontOut EpPktFront::eval(const EpFrontPins& in, const EpFrontEngine& e) const
   return o;
 }
 
-void EpPktFront::clock(bool rst_n, const EpFrontPins& in, const EpFrontEngine& e) {
+void EpPktFront::clock(bool rst_n, const EpFrontPins& in, const EpFrontEngine& e, const EpFrontOut& o) {
   if (!rst_n) {
     st_ = kIdle;
     cause_ = 0;
@@ -88,10 +88,9 @@ void EpPktFront::clock(bool rst_n, const EpFrontPins& in, const EpFrontEngine& e
       break;
     }
     case kDecode: {
-      const uint8_t c = verdict(*in.tbl, e);
       left_ = pkt::wire_flits(h_) - 1;  // whatever the verdict: read only in DROP
-      if (c) {
-        drop(c);
+      if (o.cause) {
+        drop(o.cause);
         st_ = left_ ? kDrop : kIdle;
       } else if (e.wait) {
         st_ = kLook;  // looked up again

@@ -12,7 +12,8 @@
 //
 // The engine owns one, and in each cycle fills an EpFrontEngine from the
 // front end's view of the packet (its eval() before the front end's, its
-// clock() before the front end's clock()).
+// clock() before the front end's clock(), which it hands the front end's
+// eval() of the cycle).
 #pragma once
 
 #include <cstdint>
@@ -59,6 +60,7 @@ struct EpFrontOut {
   bool take = false;     // the engine takes the packet (at its decode)
   bool counted = false;  // the ADD answered DONE: the body begins
   bool drop = false;
+  uint8_t cause = 0;       // the decode's verdict (0: none)
   bool cnt_valid = false;  // the merge's ADD (0s when low)
   uint32_t cnt_line = 0;
   uint8_t cnt_n = 0, cnt_limit = 0, cnt_len = 0;
@@ -82,7 +84,8 @@ class EpPktFront {
   bool idle() const { return st_ == kIdle; }
 
   EpFrontOut eval(const EpFrontPins& in, const EpFrontEngine& e) const;
-  void clock(bool rst_n, const EpFrontPins& in, const EpFrontEngine& e);
+  // The edge; o is eval(in, e) of this cycle (its verdict is not made again).
+  void clock(bool rst_n, const EpFrontPins& in, const EpFrontEngine& e, const EpFrontOut& o);
 
   uint8_t cause() const { return cause_; }  // the last drop's
   uint64_t drop_addr() const { return drop_addr_; }

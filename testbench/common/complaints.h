@@ -26,6 +26,11 @@ class Complaints {
   std::ostringstream s_;
 };
 
+// A pin's value against the scoreboard's, the difference written in hex.
+inline void want_pin(std::ostream& err, const char* pin, uint64_t got, uint64_t exp) {
+  if (got != exp) err << pin << " = 0x" << std::hex << got << ", expected 0x" << exp << std::dec << "; ";
+}
+
 // A status counter the hardware keeps in `width` bits (it wraps): the pin's
 // value against the count the scoreboard kept itself.
 inline void check_counter(std::ostream& err, const char* pin, uint64_t got, uint64_t count,

@@ -14,6 +14,7 @@
 #include "common/bits.h"
 #include "common/packet.h"
 #include "common/wide.h"
+#include "complaints.h"
 
 namespace t3::tb {
 
@@ -35,9 +36,9 @@ class EpFrontRef {
 
   Phase phase() const { return ph_; }
   bool body() const { return ph_ == kBody; }
+  bool counting() const { return ph_ == kCount || ph_ == kAnswer || ph_ == kHold; }
   const pkt::Header& h() const { return h_; }
   const Wide& hdr() const { return hdr_; }  // as received, its low HDR_W bits
-  const Judged& judged() const { return j_; }
   unsigned len() const { return unsigned(h_.len & low_mask(len_w_)); }
 
   // The stream's ready, given the body's.
@@ -48,13 +49,13 @@ class EpFrontRef {
   template <class Out>
   void want_cnt(std::ostream& err, const Out& out, bool room, bool clear = false, uint32_t clear_line = 0) const {
     const bool ask = ph_ == kCount;
-    want(err, "cnt_valid_o", out.cnt_valid, ask || clear);
-    want(err, "cnt_op_o", out.cnt_op, ask ? 1 : clear ? 2 : 0);
-    want(err, "cnt_line_o", out.cnt_line, ask ? j_.line : clear ? clear_line : 0);
-    want(err, "cnt_n_o", out.cnt_n, ask ? h_.count : 0);
-    want(err, "cnt_limit_o", out.cnt_limit, ask ? j_.limit : 0);
-    want(err, "cnt_len_o", out.cnt_len, ask ? len() : 0);
-    want(err, "cnt_whole_ok_o", out.cnt_whole_ok, clear || (ask && room));
+    want_pin(err, "cnt_valid_o", out.cnt_valid, ask || clear);
+    want_pin(err, "cnt_op_o", out.cnt_op, ask ? 1 : clear ? 2 : 0);
+    want_pin(err, "cnt_line_o", out.cnt_line, ask ? j_.line : clear ? clear_line : 0);
+    want_pin(err, "cnt_n_o", out.cnt_n, ask ? h_.count : 0);
+    want_pin(err, "cnt_limit_o", out.cnt_limit, ask ? j_.limit : 0);
+    want_pin(err, "cnt_len_o", out.cnt_len, ask ? len() : 0);
+    want_pin(err, "cnt_whole_ok_o", out.cnt_whole_ok, clear || (ask && room));
   }
 
   // STATUS.CAUSE, DROP_ADDR and STAT_DROPS as the registers show them.
@@ -139,10 +140,6 @@ class EpFrontRef {
   }
 
  private:
-  static void want(std::ostream& err, const char* pin, uint64_t got, uint64_t exp) {
-    if (got != exp) err << pin << " = 0x" << std::hex << got << ", expected 0x" << exp << std::dec << "; ";
-  }
-
   unsigned len_w_;
   uint64_t stat_mask_;
   Phase ph_ = kHeader;

@@ -24,9 +24,7 @@ std::optional<std::string> EpFinalScoreboard::observe(const EpFinalInputs& in, c
   regs_.observe(in.apb, out.apb, false, ro, err);
   if (out.intr != regs_.intr()) err << "intr_o = " << out.intr << ", expected " << regs_.intr() << "; ";
 
-  auto want = [&](const char* pin, uint64_t got, uint64_t exp) {
-    if (got != exp) err << pin << " = 0x" << std::hex << got << ", expected 0x" << exp << std::dec << "; ";
-  };
+  auto want = [&](const char* pin, uint64_t got, uint64_t exp) { want_pin(err, pin, got, exp); };
   const bool was_busy = busy_;
   want("fin_ready_o", out.fin_ready, !busy_);
   want("idle_o", out.idle, !busy_);

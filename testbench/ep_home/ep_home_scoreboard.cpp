@@ -57,9 +57,7 @@ std::optional<std::string> EpHomeScoreboard::observe(const EpHomeInputs& in, con
   if (out.intr != regs_.intr()) err << "intr_o = " << out.intr << ", expected " << regs_.intr() << "; ";
 
   // ---- the outputs
-  auto want = [&](const char* pin, uint64_t got, uint64_t exp) {
-    if (got != exp) err << pin << " = 0x" << std::hex << got << ", expected 0x" << exp << std::dec << "; ";
-  };
+  auto want = [&](const char* pin, uint64_t got, uint64_t exp) { want_pin(err, pin, got, exp); };
   auto want_wide = [&](const char* pin, const Wide& got, const Wide& exp) {
     if (!(got == exp)) err << pin << " = " << hex(got, p_.flit_w) << ", expected " << hex(exp, p_.flit_w) << "; ";
   };

@@ -79,9 +79,7 @@ std::optional<std::string> EpRxScoreboard::observe(const EpRxInputs& in, const E
   if (out.intr != regs_.intr()) err << "intr_o = " << out.intr << ", expected " << regs_.intr() << "; ";
 
   // ---- the outputs
-  auto want = [&](const char* pin, uint64_t got, uint64_t exp) {
-    if (got != exp) err << pin << " = 0x" << std::hex << got << ", expected 0x" << exp << std::dec << "; ";
-  };
+  auto want = [&](const char* pin, uint64_t got, uint64_t exp) { want_pin(err, pin, got, exp); };
   auto want_wide = [&](const char* pin, const Wide& got, const Wide& exp) {
     if (!(got == exp)) err << pin << " = " << hex(got, p_.flit_w) << ", expected " << hex(exp, p_.flit_w) << "; ";
   };
@@ -106,9 +104,7 @@ std::optional<std::string> EpRxScoreboard::observe(const EpRxInputs& in, const E
   want("home_win_o", out.home_win, home_ ? home_->win : 0);
   want("home_line_o", out.home_line, home_ ? home_->line : 0);
   want("home_len_o", out.home_len, home_ ? home_->len : 0);
-  const EpFrontRef::Phase ph = front_.phase();
-  const bool counting = ph == EpFrontRef::kCount || ph == EpFrontRef::kAnswer || ph == EpFrontRef::kHold;
-  const bool merging = merges && (counting || data);
+  const bool merging = merges && (front_.counting() || data);
   want("merging_o", out.merging, merging);
   want("merge_line_o", out.merge_line, merging ? v_.j.line : 0);
   want("idle_o", out.idle, idle);
