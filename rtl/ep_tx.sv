@@ -85,11 +85,13 @@ module ep_tx #(
     .intr_o
   );
 
+  logic stray;
   logic [5:0] queued;
   logic [STAT_W-1:0] stat_pushes;
   logic [STAT_W-1:0] stat_pulls;
   logic [STAT_W-1:0] stat_writes;
   logic [STAT_W-1:0] stat_flits;
+  logic [STAT_W-1:0] stat_strays;
 
   // Register fields are as wide as the widest build allows; the core takes
   // the low bits of this build's widths (the PARAM_* registers tell firmware).
@@ -101,21 +103,25 @@ module ep_tx #(
     .mr_addr_o, .mr_tag_o, .md_valid_i, .md_tag_i, .md_data_i, .req_out_valid_o,
     .req_out_ready_i, .req_out_flit_o, .idle_o,
     .node_i        (reg2hw.node_id),
+    .stray_o       (stray),
     .queued_o      (queued),
     .stat_pushes_o (stat_pushes),
     .stat_pulls_o  (stat_pulls),
     .stat_writes_o (stat_writes),
-    .stat_flits_o  (stat_flits)
+    .stat_flits_o  (stat_flits),
+    .stat_strays_o (stat_strays)
   );
 
   always_comb begin
     hw2reg.intr_state_copy_done_set = cp_done_o;
+    hw2reg.intr_state_stray_set     = stray;
     hw2reg.status_queued            = 6'(queued);
     hw2reg.status_idle              = idle_o;
     hw2reg.stat_pushes_count        = 32'(stat_pushes);
     hw2reg.stat_pulls_count         = 32'(stat_pulls);
     hw2reg.stat_writes_count        = 32'(stat_writes);
     hw2reg.stat_flits_count         = 32'(stat_flits);
+    hw2reg.stat_strays_count        = 32'(stat_strays);
     hw2reg.param_flit_w             = 10'(FLIT_W);
     hw2reg.param_max_len            = 5'(MAX_LEN);
     hw2reg.param_stat_w             = 6'(STAT_W);

@@ -10,19 +10,24 @@ package ep_tx_reg_pkg;
 
   typedef struct packed {
     logic intr_state_copy_done;  // W1C
+    logic intr_state_stray;  // W1C
     logic intr_enable_copy_done;  // RW
+    logic intr_enable_stray;  // RW
     logic intr_test_copy_done;  // W1P
+    logic intr_test_stray;  // W1P
     logic [7:0] node_id;  // RW
   } ep_tx_reg2hw_t;
 
   typedef struct packed {
     logic intr_state_copy_done_set;
+    logic intr_state_stray_set;
     logic [5:0] status_queued;
     logic status_idle;
     logic [31:0] stat_pushes_count;
     logic [31:0] stat_pulls_count;
     logic [31:0] stat_writes_count;
     logic [31:0] stat_flits_count;
+    logic [31:0] stat_strays_count;
     logic [9:0] param_flit_w;
     logic [4:0] param_max_len;
     logic [5:0] param_stat_w;

@@ -29,7 +29,7 @@ module ep_tx_reg_top (
   output logic        intr_o
 );
 
-  localparam int unsigned N = 10;
+  localparam int unsigned N = 11;
 
   // Decode and access rules: rtl/reg_apb.sv, shared by every register block.
   logic [N-1:0] hit;
@@ -37,9 +37,9 @@ module ep_tx_reg_top (
   logic [31:0]  rdata;
   reg_apb #(
     .N       (N),
-    .OFFSETS ({12'h024, 12'h020, 12'h01C, 12'h018, 12'h014, 12'h010, 12'h00C, 12'h008, 12'h004, 12'h000}),
-    .RO_ONLY (10'b1111110000),
-    .LOCKED  (10'b0000000000)
+    .OFFSETS ({12'h028, 12'h024, 12'h020, 12'h01C, 12'h018, 12'h014, 12'h010, 12'h00C, 12'h008, 12'h004, 12'h000}),
+    .RO_ONLY (11'b11111110000),
+    .LOCKED  (11'b00000000000)
   ) u_apb (
     .psel_i, .penable_i, .pwrite_i, .paddr_i, .pstrb_i, .pready_o, .pslverr_o, .prdata_o,
     .busy_i (hw2reg_i.busy),
@@ -50,22 +50,33 @@ module ep_tx_reg_top (
 
   // ---------------------------------------------------------------- storage
   logic intr_state_copy_done_q;
+  logic intr_state_stray_q;
   logic intr_enable_copy_done_q;
+  logic intr_enable_stray_q;
   logic intr_test_copy_done_q;
+  logic intr_test_stray_q;
   logic [7:0] node_id_q;
 
   always_ff @(posedge clk_i) begin
     if (!rst_ni) begin
       intr_state_copy_done_q <= 1'd0;
+      intr_state_stray_q <= 1'd0;
       intr_enable_copy_done_q <= 1'd0;
+      intr_enable_stray_q <= 1'd0;
       intr_test_copy_done_q <= 1'd0;
+      intr_test_stray_q <= 1'd0;
       node_id_q <= 8'd0;
     end else begin
       // A set event in the cycle of a clear leaves the bit set.
       intr_state_copy_done_q <= (intr_state_copy_done_q & ~((we && hit[0]) ? pwdata_i[0] : '0)) |
           hw2reg_i.intr_state_copy_done_set | intr_test_copy_done_q;
+      // A set event in the cycle of a clear leaves the bit set.
+      intr_state_stray_q <= (intr_state_stray_q & ~((we && hit[0]) ? pwdata_i[1] : '0)) |
+          hw2reg_i.intr_state_stray_set | intr_test_stray_q;
       if (we && hit[1]) intr_enable_copy_done_q <= pwdata_i[0];
+      if (we && hit[1]) intr_enable_stray_q <= pwdata_i[1];
       intr_test_copy_done_q <= (we && hit[2]) ? pwdata_i[0] : '0;
+      intr_test_stray_q <= (we && hit[2]) ? pwdata_i[1] : '0;
       if (we && hit[3]) node_id_q <= pwdata_i[7:0];
     end
   end
@@ -77,7 +88,9 @@ module ep_tx_reg_top (
   always_comb begin
     rdata = '0;
     rdata[0] = rdata[0] | ({1{hit[0]}} & intr_state_copy_done_q);
+    rdata[1] = rdata[1] | ({1{hit[0]}} & intr_state_stray_q);
     rdata[0] = rdata[0] | ({1{hit[1]}} & intr_enable_copy_done_q);
+    rdata[1] = rdata[1] | ({1{hit[1]}} & intr_enable_stray_q);
     rdata[7:0] = rdata[7:0] | ({8{hit[3]}} & node_id_q);
     rdata[5:0] = rdata[5:0] | ({6{hit[4]}} & hw2reg_i.status_queued);
     rdata[8] = rdata[8] | ({1{hit[4]}} & hw2reg_i.status_idle);
@@ -85,19 +98,23 @@ module ep_tx_reg_top (
     rdata[31:0] = rdata[31:0] | ({32{hit[6]}} & hw2reg_i.stat_pulls_count);
     rdata[31:0] = rdata[31:0] | ({32{hit[7]}} & hw2reg_i.stat_writes_count);
     rdata[31:0] = rdata[31:0] | ({32{hit[8]}} & hw2reg_i.stat_flits_count);
-    rdata[9:0] = rdata[9:0] | ({10{hit[9]}} & hw2reg_i.param_flit_w);
-    rdata[20:16] = rdata[20:16] | ({5{hit[9]}} & hw2reg_i.param_max_len);
-    rdata[29:24] = rdata[29:24] | ({6{hit[9]}} & hw2reg_i.param_stat_w);
+    rdata[31:0] = rdata[31:0] | ({32{hit[9]}} & hw2reg_i.stat_strays_count);
+    rdata[9:0] = rdata[9:0] | ({10{hit[10]}} & hw2reg_i.param_flit_w);
+    rdata[20:16] = rdata[20:16] | ({5{hit[10]}} & hw2reg_i.param_max_len);
+    rdata[29:24] = rdata[29:24] | ({6{hit[10]}} & hw2reg_i.param_stat_w);
   end
 
   // ---------------------------------------------------------------- to the core
   assign reg2hw_o.intr_state_copy_done = intr_state_copy_done_q;
+  assign reg2hw_o.intr_state_stray = intr_state_stray_q;
   assign reg2hw_o.intr_enable_copy_done = intr_enable_copy_done_q;
+  assign reg2hw_o.intr_enable_stray = intr_enable_stray_q;
   assign reg2hw_o.intr_test_copy_done = intr_test_copy_done_q;
+  assign reg2hw_o.intr_test_stray = intr_test_stray_q;
   assign reg2hw_o.node_id = node_id_q;
 
-  assign intr_o = |({intr_state_copy_done_q} &
-                    {intr_enable_copy_done_q});
+  assign intr_o = |({intr_state_copy_done_q, intr_state_stray_q} &
+                    {intr_enable_copy_done_q, intr_enable_stray_q});
 
   // Write data bits that no writable field takes.
   logic unused_pwdata;

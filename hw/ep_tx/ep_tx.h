@@ -57,12 +57,14 @@ struct EpTxGlue {
   static EpTxHw2Reg hw2reg([[maybe_unused]] const Params& p, const CoreOutputs& o) {
     EpTxHw2Reg h;
     h.intr_state_copy_done_set = o.cp_done;
+    h.intr_state_stray_set = o.stray;
     h.status_queued = uint32_t(o.queued);
     h.status_idle = o.idle;
     h.stat_pushes_count = uint32_t(o.stat.pushes);
     h.stat_pulls_count = uint32_t(o.stat.pulls);
     h.stat_writes_count = uint32_t(o.stat.writes);
     h.stat_flits_count = uint32_t(o.stat.flits);
+    h.stat_strays_count = uint32_t(o.stat.strays);
     h.param_flit_w = uint32_t(p.flit_w);
     h.param_max_len = uint32_t(p.max_len);
     h.param_stat_w = uint32_t(p.stat_w);

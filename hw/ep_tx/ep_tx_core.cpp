@@ -9,10 +9,8 @@ namespace t3 {
 
 void EpTxParams::validate() const { validate_param_ranges(*this, "ep_tx"); }
 
-EpTxCore::EpTxCore(const EpTxParams& p) : p_(p), txq_(0) {
-  p_.validate();
-  txq_ = unsigned(p_.txq());
-}
+EpTxCore::EpTxCore(const EpTxParams& p)
+    : p_((p.validate(), p)), q_(p.flit_w, p.max_len, unsigned(p.txq())) {}
 
 EpTxCoreOutputs EpTxCore::eval(const EpTxCoreInputs& in) const {
   EpTxCoreOutputs o;
@@ -24,70 +22,60 @@ EpTxCoreOutputs EpTxCore::eval(const EpTxCoreInputs& in) const {
   o.mr_valid = left_ != 0;
   o.mr_addr = pick(left_ != 0, addr_, uint64_t{0});
   o.mr_tag = uint8_t(pick(left_ != 0, seq_, 0u));
-  o.req_out_valid = count_ != 0 && slot_[head_].ready;
-  if (o.req_out_valid) o.req_out_flit = slot_[head_].flit;
-  o.idle = count_ == 0 && left_ == 0;
-  o.queued = uint8_t(count_);
+  o.req_out_valid = q_.out_valid();
+  o.req_out_flit = q_.out_flit();
+  o.idle = idle();
+  o.stray = q_.stray(in.md_valid, md_tag(in));
+  o.queued = uint8_t(q_.count());
   const uint64_t m = low_mask(p_.stat_w);
   o.stat.pushes = uint32_t(pushes_ & m);
   o.stat.pulls = uint32_t(pulls_ & m);
   o.stat.writes = uint32_t(writes_ & m);
   o.stat.flits = uint32_t(flits_ & m);
+  o.stat.strays = uint32_t(strays_ & m);
   return o;
-}
-
-void EpTxCore::put(unsigned i, const Wide& f, bool ready) {
-  Slot& s = slot_[i % txq_];
-  s.flit = f;
-  s.ready = ready;
 }
 
 void EpTxCore::clock(const EpTxCoreInputs& in) {
   if (!in.rst_n) {
-    for (Slot& s : slot_) s = Slot{};
-    head_ = count_ = left_ = seq_ = 0;
+    q_.reset();
+    left_ = seq_ = 0;
     addr_ = 0;
     copied_ = 0;
-    pushes_ = pulls_ = writes_ = flits_ = 0;
+    pushes_ = pulls_ = writes_ = flits_ = strays_ = 0;
     return;
   }
   const bool take = can_take();
-  const unsigned tail = (head_ + count_) % txq_;
-  const bool pop = count_ != 0 && slot_[head_].ready && in.req_out_ready;
-  const unsigned md_tag = in.md_tag & unsigned(low_mask(p_.tag_w()));  // the pin's width
-  if (in.md_valid && md_tag < txq_) {
-    Wide d = in.md_data;
-    d.truncate(p_.flit_w);
-    put(md_tag, d, true);
-  }
+  const unsigned first = q_.first();
+  const bool pop = q_.out_valid() && in.req_out_ready;
+  const bool stray = q_.stray(in.md_valid, md_tag(in));
+  const uint64_t fb = p_.flit_bytes();
+  EpOutq::Edge e;
+  e.fill = in.md_valid;
+  e.tag = md_tag(in);
+  e.data = &in.md_data;
+  e.out_ready = in.req_out_ready;
+  Wide wr;
   if (left_ != 0 && in.mr_ready) {
-    addr_ = (addr_ + p_.flit_bytes()) & low_mask(48);
-    seq_ = (seq_ + 1) % txq_;
+    addr_ = (addr_ + fb) & low_mask(48);
+    seq_ = (seq_ + 1) % q_.slots();
     --left_;
   }
-  if (pop) {
-    head_ = (head_ + 1) % txq_;
-    --count_;
-    ++flits_;
-  }
-  const uint64_t fb = p_.flit_bytes();
+  if (pop) ++flits_;
+  if (stray) ++strays_;
   if (in.pkt_valid && take) {
-    Wide h = in.pkt_hdr;
-    h.truncate(p_.flit_w);
-    put(tail, h, true);
-    const pkt::Header hd = pkt::unpack(h);
+    e.push = true;
+    e.hdr = &in.pkt_hdr;
+    const pkt::Header hd = pkt::unpack(in.pkt_hdr);
     if (hd.op == uint8_t(pkt::Op::push)) {
       // At most MAX_LEN flits read (the DMA credit controller never asks
       // for more; a longer len leaves with MAX_LEN, docs/blocks/ep_tx.md).
-      const unsigned n = std::min<unsigned>(hd.len, p_.max_len);
-      for (unsigned i = 1; i <= n; ++i) put(tail + i, Wide{}, false);
-      count_ += 1 + n;
-      left_ = n;
+      e.len = std::min<unsigned>(hd.len, p_.max_len);
+      left_ = e.len;
       addr_ = in.pkt_local_addr & low_mask(48);
-      seq_ = (tail + 1) % txq_;
+      seq_ = first;
       ++pushes_;
     } else {
-      count_ += 1;
       ++pulls_;
     }
   } else if (take && in.cp_valid) {
@@ -99,16 +87,18 @@ void EpTxCore::clock(const EpTxCoreInputs& in) {
       hd.src = in.node;
       hd.dst = in.cp_dst;
       hd.addr = (in.cp_net + uint64_t(copied_) * fb) & low_mask(48);
-      put(tail, pkt::pack(hd), true);
-      for (unsigned i = 1; i <= len; ++i) put(tail + i, Wide{}, false);
-      count_ += 1 + len;
+      wr = pkt::pack(hd);
+      e.push = true;
+      e.hdr = &wr;
+      e.len = len;
       left_ = len;
       addr_ = (in.cp_local + uint64_t(copied_) * fb) & low_mask(48);
-      seq_ = (tail + 1) % txq_;
+      seq_ = first;
       ++writes_;
     }
     copied_ = copy_left(in) <= p_.max_len ? 0 : copied_ + len;
   }
+  q_.clock(e);
 }
 
 }  // namespace t3

@@ -4,10 +4,12 @@
 // for the current state and inputs, clock() advances the state as the rising
 // edge of rtl/ep_tx_core.sv does; the two are cycle- and bit-exact.
 //
-// The output queue holds TXQ flits in slots taken in packet order: a
-// packet's header is ready when it is queued, its data slots when the
-// memory answers the reads that fill them (each read tagged with its slot,
-// so answers may come in any order); the head leaves when it is ready. A
+// The output queue (EpOutq, hw/ep_tx/ep_outq.h, shared with the response
+// queue) holds TXQ flits in slots taken in packet order: a packet's header
+// is ready when it is queued, its data slots when the memory answers the
+// reads that fill them (each read tagged with its slot, so answers may come
+// in any order; an answer no slot awaits is a stray, counted); the head
+// leaves when it is ready. A
 // descriptor (or a copy's next WRITE) is taken only when no packet is being
 // read and a whole packet's slots are free, so every read has its slot
 // before it is issued and the memory's answers never wait.
@@ -18,6 +20,7 @@
 
 #include "common/params.h"
 #include "common/wide.h"
+#include "ep_tx/ep_outq.h"
 
 namespace t3 {
 
@@ -60,7 +63,7 @@ struct EpTxDataOut {
 };
 
 struct EpTxStats {
-  uint32_t pushes = 0, pulls = 0, writes = 0, flits = 0;
+  uint32_t pushes = 0, pulls = 0, writes = 0, flits = 0, strays = 0;
 };
 
 // What the registers drive and read (the description's core section).
@@ -69,14 +72,13 @@ struct EpTxCoreInputs : EpTxDataIn {
 };
 
 struct EpTxCoreOutputs : EpTxDataOut {
+  bool stray = false;  // an answer for a slot that awaits none (ignored)
   uint8_t queued = 0;
   EpTxStats stat;
 };
 
 class EpTxCore {
  public:
-  static constexpr unsigned kMaxSlots = 34;  // TXQ at MAX_LEN 16
-
   explicit EpTxCore(const EpTxParams& p);
 
   const EpTxParams& params() const { return p_; }
@@ -84,7 +86,7 @@ class EpTxCore {
   void clock(const EpTxCoreInputs& in);
   // pkt_ready_o and idle_o, which depend on the state alone.
   bool pkt_ready() const { return can_take(); }
-  bool idle() const { return count_ == 0 && left_ == 0; }
+  bool idle() const { return q_.count() == 0 && left_ == 0; }
   EpTxCoreOutputs step(const EpTxCoreInputs& in) {
     const EpTxCoreOutputs o = eval(in);
     clock(in);
@@ -92,25 +94,22 @@ class EpTxCore {
   }
 
  private:
-  struct Slot {
-    Wide flit;
-    bool ready = false;
-  };
   // The flits of the copy command at the head still to send.
   uint32_t copy_left(const EpTxCoreInputs& in) const { return in.cp_flits - copied_; }
+  // md_tag_i as the pin holds it (TAG_W bits).
+  unsigned md_tag(const EpTxCoreInputs& in) const {
+    return in.md_tag & ((1u << p_.tag_w()) - 1);
+  }
   // Whether a packet can be taken in this cycle (no packet being read, a
   // whole packet's slots free).
-  bool can_take() const { return left_ == 0 && txq_ - count_ >= 1 + p_.max_len; }
-  void put(unsigned i, const Wide& f, bool ready);
+  bool can_take() const { return left_ == 0 && q_.free() >= 1 + p_.max_len; }
 
   EpTxParams p_;
-  unsigned txq_;
-  Slot slot_[kMaxSlots];
-  unsigned head_ = 0, count_ = 0;
+  EpOutq q_;
   unsigned left_ = 0, seq_ = 0;  // the packet being read: flits to read, the next one's slot
   uint64_t addr_ = 0;            // and its address
   uint32_t copied_ = 0;          // flits of the head copy command already sent
-  uint64_t pushes_ = 0, pulls_ = 0, writes_ = 0, flits_ = 0;
+  uint64_t pushes_ = 0, pulls_ = 0, writes_ = 0, flits_ = 0, strays_ = 0;
 };
 
 }  // namespace t3

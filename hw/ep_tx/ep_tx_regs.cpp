@@ -5,12 +5,15 @@ namespace t3 {
 namespace {
 const RegField k_intr_state[] = {
     {"copy_done", 0, 1, RegAccess::w1c, 0u},
+    {"stray", 1, 1, RegAccess::w1c, 0u},
 };
 const RegField k_intr_enable[] = {
     {"copy_done", 0, 1, RegAccess::rw, 0u},
+    {"stray", 1, 1, RegAccess::rw, 0u},
 };
 const RegField k_intr_test[] = {
     {"copy_done", 0, 1, RegAccess::w1p, 0u},
+    {"stray", 1, 1, RegAccess::w1p, 0u},
 };
 const RegField k_node[] = {
     {"id", 0, 8, RegAccess::rw, 0u},
@@ -31,6 +34,9 @@ const RegField k_stat_writes[] = {
 const RegField k_stat_flits[] = {
     {"count", 0, 32, RegAccess::ro, 0u},
 };
+const RegField k_stat_strays[] = {
+    {"count", 0, 32, RegAccess::ro, 0u},
+};
 const RegField k_param[] = {
     {"flit_w", 0, 10, RegAccess::ro, 0u},
     {"max_len", 16, 5, RegAccess::ro, 0u},
@@ -39,37 +45,43 @@ const RegField k_param[] = {
 }  // namespace
 
 const RegInfo EpTxRegMap::kInfo[kCount] = {
-    {"intr_state", 0x000, false, k_intr_state, 1},
-    {"intr_enable", 0x004, false, k_intr_enable, 1},
-    {"intr_test", 0x008, false, k_intr_test, 1},
+    {"intr_state", 0x000, false, k_intr_state, 2},
+    {"intr_enable", 0x004, false, k_intr_enable, 2},
+    {"intr_test", 0x008, false, k_intr_test, 2},
     {"node", 0x00C, false, k_node, 1},
     {"status", 0x010, false, k_status, 2},
     {"stat_pushes", 0x014, false, k_stat_pushes, 1},
     {"stat_pulls", 0x018, false, k_stat_pulls, 1},
     {"stat_writes", 0x01C, false, k_stat_writes, 1},
     {"stat_flits", 0x020, false, k_stat_flits, 1},
-    {"param", 0x024, false, k_param, 3},
+    {"stat_strays", 0x024, false, k_stat_strays, 1},
+    {"param", 0x028, false, k_param, 3},
 };
 
 const EpTxRegMap::Reg2HwMember EpTxRegMap::kReg2Hw[] = {
     {0, 0, &EpTxReg2Hw::intr_state_copy_done},
+    {0, 1, &EpTxReg2Hw::intr_state_stray},
     {1, 0, &EpTxReg2Hw::intr_enable_copy_done},
+    {1, 1, &EpTxReg2Hw::intr_enable_stray},
     {2, 0, &EpTxReg2Hw::intr_test_copy_done},
+    {2, 1, &EpTxReg2Hw::intr_test_stray},
     {3, 0, &EpTxReg2Hw::node_id},
 };
 const unsigned EpTxRegMap::kReg2HwCount = sizeof kReg2Hw / sizeof kReg2Hw[0];
 
 const EpTxRegMap::Hw2RegMember EpTxRegMap::kHw2Reg[] = {
     {0, 0, &EpTxHw2Reg::intr_state_copy_done_set},
+    {0, 1, &EpTxHw2Reg::intr_state_stray_set},
     {4, 0, &EpTxHw2Reg::status_queued},
     {4, 1, &EpTxHw2Reg::status_idle},
     {5, 0, &EpTxHw2Reg::stat_pushes_count},
     {6, 0, &EpTxHw2Reg::stat_pulls_count},
     {7, 0, &EpTxHw2Reg::stat_writes_count},
     {8, 0, &EpTxHw2Reg::stat_flits_count},
-    {9, 0, &EpTxHw2Reg::param_flit_w},
-    {9, 1, &EpTxHw2Reg::param_max_len},
-    {9, 2, &EpTxHw2Reg::param_stat_w},
+    {9, 0, &EpTxHw2Reg::stat_strays_count},
+    {10, 0, &EpTxHw2Reg::param_flit_w},
+    {10, 1, &EpTxHw2Reg::param_max_len},
+    {10, 2, &EpTxHw2Reg::param_stat_w},
 };
 const unsigned EpTxRegMap::kHw2RegCount = sizeof kHw2Reg / sizeof kHw2Reg[0];
 

@@ -30,15 +30,19 @@ enum class EpTxReg : unsigned {
   stat_pulls = 6,  // 0x018
   stat_writes = 7,  // 0x01C
   stat_flits = 8,  // 0x020
-  param = 9,  // 0x024
+  stat_strays = 9,  // 0x024
+  param = 10,  // 0x028
 };
 
 // What the hardware reads: RW and W1C values, W1P pulses (1 for the one
 // cycle after the write).
 struct EpTxReg2Hw {
   uint32_t intr_state_copy_done = 0;  // W1C, 1 bit
+  uint32_t intr_state_stray = 0;  // W1C, 1 bit
   uint32_t intr_enable_copy_done = 0;  // RW, 1 bit
+  uint32_t intr_enable_stray = 0;  // RW, 1 bit
   uint32_t intr_test_copy_done = 0;  // W1P, 1 bit
+  uint32_t intr_test_stray = 0;  // W1P, 1 bit
   uint32_t node_id = 0;  // RW, 8 bits
 };
 
@@ -47,12 +51,14 @@ struct EpTxReg2Hw {
 // registers.
 struct EpTxHw2Reg {
   uint32_t intr_state_copy_done_set = 0;  // 1 bit
+  uint32_t intr_state_stray_set = 0;  // 1 bit
   uint32_t status_queued = 0;  // 6 bits
   uint32_t status_idle = 0;  // 1 bit
   uint32_t stat_pushes_count = 0;  // 32 bits
   uint32_t stat_pulls_count = 0;  // 32 bits
   uint32_t stat_writes_count = 0;  // 32 bits
   uint32_t stat_flits_count = 0;  // 32 bits
+  uint32_t stat_strays_count = 0;  // 32 bits
   uint32_t param_flit_w = 0;  // 10 bits
   uint32_t param_max_len = 0;  // 5 bits
   uint32_t param_stat_w = 0;  // 6 bits
@@ -61,7 +67,7 @@ struct EpTxHw2Reg {
 
 // The tables (hw/common/regs.h's RegMapMembers says what each holds).
 struct EpTxRegMap : RegMapMembers<EpTxReg2Hw, EpTxHw2Reg> {
-  static constexpr unsigned kCount = 10;
+  static constexpr unsigned kCount = 11;
   static const RegInfo kInfo[kCount];
   static constexpr int kIntrState = 0, kIntrEnable = 1, kIntrTest = 2;
   static const Reg2HwMember kReg2Hw[];
@@ -74,6 +80,8 @@ struct EpTxRegs : RegsOf<EpTxRegMap, EpTxReg2Hw, EpTxHw2Reg> {
   static constexpr const char* kBlock = "ep_tx";
   static void set_events(RegFile& rf, const Hw2Reg& h) {
     if (const uint32_t b = (h.intr_state_copy_done_set << 0) & 0x00000001u & ~rf.q(0))
+      rf.hw_set(0, b);
+    if (const uint32_t b = (h.intr_state_stray_set << 1) & 0x00000002u & ~rf.q(0))
       rf.hw_set(0, b);
     if (const uint32_t t = rf.pulses(Map::kIntrTest) & ~rf.q(Map::kIntrState)) rf.hw_set(Map::kIntrState, t);
   }

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <ostream>
 #include <sstream>
 #include <string>
@@ -20,6 +21,11 @@ class Complaints {
     s_.str(std::string());
     s_.clear();
     return s_;
+  }
+  // This cycle's text, or nothing if the cycle was clean.
+  std::optional<std::string> result() {
+    if (s_.tellp() == 0) return std::nullopt;
+    return s_.str();
   }
 
  private:

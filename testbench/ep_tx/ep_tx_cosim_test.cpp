@@ -138,19 +138,52 @@ TEST(EpTxCosim, ACopyLeavesAsWritePacketsFromThisNode) {
   EXPECT_EQ(b.read_reg(T3_EP_TX_A_STAT_WRITES), 3u);
 }
 
+TEST(EpTxCosim, AStrayAnswerWritesNothingAndIsCounted) {
+  Bench b;
+  const unsigned len = params().max_len, fb = params().flit_w / 8;
+  ASSERT_TRUE(b.write_reg(T3_EP_TX_A_INTR_ENABLE, 2));
+  b.in().pkt_valid = true;
+  b.in().pkt_hdr = header(pkt::Op::push, len);
+  b.in().pkt_local_addr = 0x1000;
+  b.in().mr_ready = true;
+  b.in().req_out_ready = true;
+  for (unsigned i = 0; i < len + 2; ++i) b.cycle();
+  ASSERT_EQ(b.reads.size(), len);
+  // The header's slot (the slot before the first read's) awaits nothing.
+  const uint8_t hdr_slot = uint8_t((b.reads[0].tag + 2 * (1 + len) - 1) % (2 * (1 + len)));
+  b.in().md_valid = true;
+  b.in().md_tag = hdr_slot;
+  b.in().md_data = mem_data(0xDEAD000, params().flit_w);
+  b.cycle();
+  b.cycle();
+  EXPECT_TRUE(b.out().intr) << "STRAY, raised at the stray's edge";
+  for (size_t r = 0; r < len; ++r) b.answer(r);
+  b.in().md_valid = true;  // an answer a second time: its slot is filled
+  b.in().md_tag = b.reads[0].tag;
+  b.in().md_data = mem_data(0xBEEF000, params().flit_w);
+  b.cycle();
+  for (unsigned i = 0; i < len + 2; ++i) b.cycle();
+  ASSERT_EQ(b.sent_flits.size(), 1u + len);
+  for (unsigned i = 0; i < len; ++i)
+    EXPECT_EQ(b.sent_flits[1 + i], mem_data(0x1000 + i * fb, params().flit_w)) << "flit " << i;
+  EXPECT_EQ(b.read_reg(T3_EP_TX_A_STAT_STRAYS), 2u);
+}
+
 TEST(EpTxCosim, ConstrainedRandom) {
   RandomRun<EpTxBlock, EpTxScoreboard, EpTxStimulus, EpTxRegMap> r(the_cosim(), 0.005);
   r.run();
   std::printf("random: %llu cycles (seed %llu), %llu packets (%llu PUSH, %llu PULL, %llu WRITE), %llu copies, "
-              "%llu flits out, %llu answers out of order, queue up to %llu flits\n",
+              "%llu flits out, %llu answers out of order, %llu strays, queue up to %llu flits\n",
               (unsigned long long)r.cycles, (unsigned long long)r.opt.seed, (unsigned long long)r.sb.packets(),
               (unsigned long long)r.sb.pushes(), (unsigned long long)r.sb.pulls(), (unsigned long long)r.sb.writes(),
               (unsigned long long)r.sb.copies(), (unsigned long long)r.sb.flits_out(),
-              (unsigned long long)r.sb.out_of_order(), (unsigned long long)r.sb.max_queued());
+              (unsigned long long)r.sb.out_of_order(), (unsigned long long)r.sb.strays(),
+              (unsigned long long)r.sb.max_queued());
   if (r.cycles >= 100000) {
     EXPECT_GT(r.sb.flits_out(), r.cycles / 10) << "the traffic moved too few flits to mean anything";
     EXPECT_GT(r.sb.copies(), r.cycles / 2000);
     EXPECT_GT(r.sb.out_of_order(), r.cycles / 1000);
+    EXPECT_GT(r.sb.strays(), r.cycles / 10000);
     EXPECT_EQ(r.sb.max_queued(), 2 * (1 + params().max_len)) << "the queue never filled";
   }
 }

@@ -43,6 +43,7 @@ std::optional<std::string> EpTxScoreboard::observe(const EpTxInputs& in, const E
       case EpTxReg::stat_pulls: return uint32_t(stat_[1] & m);
       case EpTxReg::stat_writes: return uint32_t(stat_[2] & m);
       case EpTxReg::stat_flits: return uint32_t(stat_[3] & m);
+      case EpTxReg::stat_strays: return uint32_t(stat_[4] & m);
       case EpTxReg::param: return p_.flit_w | p_.max_len << 16 | p_.stat_w << 24;
       default: return 0;
     }
@@ -79,8 +80,12 @@ std::optional<std::string> EpTxScoreboard::observe(const EpTxInputs& in, const E
   }
   if (in.md_valid) {
     const auto it = outstanding_.find(in.md_tag);
-    if (it == outstanding_.end()) {
-      err << "an answer with tag " << unsigned(in.md_tag) << " no read holds (stimulus); ";
+    if (it == outstanding_.end() && to_read_ != 0) {
+      err << "an answer with tag " << unsigned(in.md_tag) << " no read holds, while a packet is read (stimulus); ";
+    } else if (it == outstanding_.end()) {
+      ++strays_;
+      ++stat_[4];
+      regs_.set_event(unsigned(EpTxReg::intr_state), T3_EP_TX_R_INTR_STATE_STRAY_MASK);
     } else {
       if (it->second < last_answer_) ++out_of_order_;
       last_answer_ = it->second;

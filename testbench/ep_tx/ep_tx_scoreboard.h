@@ -6,7 +6,9 @@
 // answered; reads must come in address order, one per data flit, each with
 // a tag no other outstanding read holds. Every cycle it predicts pkt_ready,
 // cp_done, the read port, the output (valid exactly when its next flit is
-// ready, and that flit), idle, the queue count and the status registers.
+// ready, and that flit), idle, the queue count and the status registers. An
+// answer no read holds, while no packet is being read, is a stray: ignored
+// (the stream's data prove it wrote nothing), counted and raised.
 #pragma once
 
 #include <cstdint>
@@ -35,6 +37,7 @@ class EpTxScoreboard {
   uint64_t copies() const { return copies_; }
   uint64_t flits_out() const { return flits_; }
   uint64_t out_of_order() const { return out_of_order_; }
+  uint64_t strays() const { return strays_; }
   uint64_t max_queued() const { return max_queued_; }
 
  private:
@@ -55,8 +58,8 @@ class EpTxScoreboard {
   std::map<unsigned, uint64_t> outstanding_;  // tag -> the flit it fills
   uint64_t last_answer_ = 0;
   uint32_t copied_ = 0;
-  uint64_t stat_[4] = {};  // the STAT_* counters since reset: pushes, pulls, writes, flits
-  uint64_t pushes_ = 0, pulls_ = 0, writes_ = 0, flits_ = 0, copies_ = 0, out_of_order_ = 0, max_queued_ = 0;
+  uint64_t stat_[5] = {};  // the STAT_* counters since reset: pushes, pulls, writes, flits, strays
+  uint64_t strays_ = 0, pushes_ = 0, pulls_ = 0, writes_ = 0, flits_ = 0, copies_ = 0, out_of_order_ = 0, max_queued_ = 0;
 };
 
 }  // namespace t3::tb

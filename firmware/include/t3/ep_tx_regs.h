@@ -24,6 +24,9 @@
 #define T3_EP_TX_R_INTR_STATE_COPY_DONE_SHIFT 0u  /* W1C */
 #define T3_EP_TX_R_INTR_STATE_COPY_DONE_LENGTH 1u
 #define T3_EP_TX_R_INTR_STATE_COPY_DONE_MASK 0x00000001u
+#define T3_EP_TX_R_INTR_STATE_STRAY_SHIFT 1u  /* W1C */
+#define T3_EP_TX_R_INTR_STATE_STRAY_LENGTH 1u
+#define T3_EP_TX_R_INTR_STATE_STRAY_MASK 0x00000002u
 
 /* INTR_ENABLE: Interrupts that drive intr_o. */
 #define T3_EP_TX_A_INTR_ENABLE 0x004u
@@ -31,6 +34,9 @@
 #define T3_EP_TX_R_INTR_ENABLE_COPY_DONE_SHIFT 0u  /* RW */
 #define T3_EP_TX_R_INTR_ENABLE_COPY_DONE_LENGTH 1u
 #define T3_EP_TX_R_INTR_ENABLE_COPY_DONE_MASK 0x00000001u
+#define T3_EP_TX_R_INTR_ENABLE_STRAY_SHIFT 1u  /* RW */
+#define T3_EP_TX_R_INTR_ENABLE_STRAY_LENGTH 1u
+#define T3_EP_TX_R_INTR_ENABLE_STRAY_MASK 0x00000002u
 
 /* INTR_TEST: Writing 1 sets the interrupt's pending bit (for testing the handler). */
 #define T3_EP_TX_A_INTR_TEST 0x008u
@@ -38,6 +44,9 @@
 #define T3_EP_TX_R_INTR_TEST_COPY_DONE_SHIFT 0u  /* W1P */
 #define T3_EP_TX_R_INTR_TEST_COPY_DONE_LENGTH 1u
 #define T3_EP_TX_R_INTR_TEST_COPY_DONE_MASK 0x00000001u
+#define T3_EP_TX_R_INTR_TEST_STRAY_SHIFT 1u  /* W1P */
+#define T3_EP_TX_R_INTR_TEST_STRAY_LENGTH 1u
+#define T3_EP_TX_R_INTR_TEST_STRAY_MASK 0x00000002u
 
 /* NODE: This GPU's port number in the fabric. */
 #define T3_EP_TX_A_NODE 0x00Cu
@@ -84,8 +93,15 @@
 #define T3_EP_TX_R_STAT_FLITS_COUNT_LENGTH 32u
 #define T3_EP_TX_R_STAT_FLITS_COUNT_MASK 0xFFFFFFFFu
 
+/* STAT_STRAYS: Read answers ignored for a tag no slot awaited (wraps). */
+#define T3_EP_TX_A_STAT_STRAYS 0x024u
+#define T3_EP_TX_R_STAT_STRAYS_RESET 0x00000000u
+#define T3_EP_TX_R_STAT_STRAYS_COUNT_SHIFT 0u  /* RO */
+#define T3_EP_TX_R_STAT_STRAYS_COUNT_LENGTH 32u
+#define T3_EP_TX_R_STAT_STRAYS_COUNT_MASK 0xFFFFFFFFu
+
 /* PARAM: The build's parameters, for firmware's checks. */
-#define T3_EP_TX_A_PARAM 0x024u
+#define T3_EP_TX_A_PARAM 0x028u
 #define T3_EP_TX_R_PARAM_RESET 0x00000000u
 #define T3_EP_TX_R_PARAM_FLIT_W_SHIFT 0u  /* RO */
 #define T3_EP_TX_R_PARAM_FLIT_W_LENGTH 10u
