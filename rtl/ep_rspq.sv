@@ -6,8 +6,9 @@
 // packet in it, the home (a RESULT) before the request receiver (a
 // PULL_RSP): a header and its data slots in one grant, when that many slots
 // are free; the memory's answers to the reads the engines tag with those
-// slots fill them in any order; the packets leave whole and in order on the
-// response stream. The ring is ep_tx's output queue (rtl/ep_outq.sv).
+// slots fill them in any order, on a port each; the packets leave whole and
+// in order on the response stream, a RESULT's last flit once the home's
+// counter is cleared. The ring is ep_tx's output queue (rtl/ep_outq.sv).
 //
 // The block as firmware and its neighbours see it: the hand-written core
 // (rtl/ep_rspq_core.sv) behind its generated register block
@@ -49,9 +50,13 @@ module ep_rspq #(
   input  logic [FLIT_W-1:0] prq_hdr_i,
   input  logic [LEN_W-1:0]  prq_len_i,
   output logic [SLOT_W-1:0] prq_slot_o,
-  input  logic              md_valid_i,
-  input  logic [SLOT_W-1:0] md_tag_i,
-  input  logic [FLIT_W-1:0] md_data_i,
+  input  logic              hrel_i,
+  input  logic              hmd_valid_i,
+  input  logic [SLOT_W-1:0] hmd_tag_i,
+  input  logic [FLIT_W-1:0] hmd_data_i,
+  input  logic              pmd_valid_i,
+  input  logic [SLOT_W-1:0] pmd_tag_i,
+  input  logic [FLIT_W-1:0] pmd_data_i,
   output logic              rsp_out_valid_o,
   input  logic              rsp_out_ready_i,
   output logic [FLIT_W-1:0] rsp_out_flit_o,
@@ -102,8 +107,9 @@ module ep_rspq #(
     .FLIT_W(FLIT_W), .MAX_LEN(MAX_LEN), .SLOTS(SLOTS), .STAT_W(STAT_W)
   ) u_core (
     .clk_i, .rst_ni, .hrq_valid_i, .hrq_ready_o, .hrq_hdr_i, .hrq_len_i, .hrq_slot_o,
-    .prq_valid_i, .prq_ready_o, .prq_hdr_i, .prq_len_i, .prq_slot_o, .md_valid_i, .md_tag_i,
-    .md_data_i, .rsp_out_valid_o, .rsp_out_ready_i, .rsp_out_flit_o, .idle_o,
+    .prq_valid_i, .prq_ready_o, .prq_hdr_i, .prq_len_i, .prq_slot_o, .hrel_i, .hmd_valid_i,
+    .hmd_tag_i, .hmd_data_i, .pmd_valid_i, .pmd_tag_i, .pmd_data_i, .rsp_out_valid_o,
+    .rsp_out_ready_i, .rsp_out_flit_o, .idle_o,
     .stray_o          (stray),
     .bad_o            (bad),
     .queued_o         (queued),

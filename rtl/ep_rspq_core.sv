@@ -24,9 +24,13 @@ module ep_rspq_core #(
   input  logic [FLIT_W-1:0] prq_hdr_i,
   input  logic [LEN_W-1:0]  prq_len_i,
   output logic [SLOT_W-1:0] prq_slot_o,
-  input  logic              md_valid_i,
-  input  logic [SLOT_W-1:0] md_tag_i,
-  input  logic [FLIT_W-1:0] md_data_i,
+  input  logic              hrel_i,
+  input  logic              hmd_valid_i,
+  input  logic [SLOT_W-1:0] hmd_tag_i,
+  input  logic [FLIT_W-1:0] hmd_data_i,
+  input  logic              pmd_valid_i,
+  input  logic [SLOT_W-1:0] pmd_tag_i,
+  input  logic [FLIT_W-1:0] pmd_data_i,
   output logic              rsp_out_valid_o,
   input  logic              rsp_out_ready_i,
   output logic [FLIT_W-1:0] rsp_out_flit_o,
@@ -43,47 +47,57 @@ module ep_rspq_core #(
 
   localparam logic [31:0] ML = 32'(MAX_LEN);
 
-  logic              h_bad, p_bad, h_push, p_push, q_push, pop;
+  logic              h_over, p_over, h_push, p_push, q_push, pop, rel_stray;
+  logic              over_h_q, over_p_q;  // an overlong reservation of the port counted already
+  logic [1:0]        strays;
   logic [FLIT_W-1:0] q_hdr;
   logic [LEN_W-1:0]  q_len;
   logic [SLOT_W-1:0] q_first;
   logic [CW-1:0]     q_free, q_count;
   logic [STAT_W-1:0] results_q, pull_rsps_q, flits_q, strays_q, bad_q;
 
+  // A reservation of more than MAX_LEN data slots is never granted: no
+  // grant could hold it, and the engine could not tell a refusal from a
+  // grant. Constant when MAX_LEN + 1 is a power of two.
+  /* verilator lint_off CMPCONST */
+  assign h_over      = hrq_valid_i && 32'(hrq_len_i) > ML;
+  assign p_over      = prq_valid_i && 32'(prq_len_i) > ML;
+  /* verilator lint_on CMPCONST */
   // The home first: its RESULT frees a line's counter and merge area, which
   // the region's next contributions wait for; a pull's answer only delays
-  // its requester's final add. A reservation of more than MAX_LEN data
-  // slots could never be granted: it is refused (taken and counted).
-  // Constant when MAX_LEN + 1 is a power of two (no length is too long).
-  /* verilator lint_off CMPCONST */
-  assign h_bad       = hrq_valid_i && 32'(hrq_len_i) > ML;
-  assign p_bad       = !hrq_valid_i && prq_valid_i && 32'(prq_len_i) > ML;
-  /* verilator lint_on CMPCONST */
-  assign h_push      = hrq_valid_i && !h_bad && 32'(q_free) >= 1 + 32'(hrq_len_i);
-  assign p_push      = !hrq_valid_i && prq_valid_i && !p_bad && 32'(q_free) >= 1 + 32'(prq_len_i);
-  assign hrq_ready_o = h_bad || h_push;
-  assign prq_ready_o = p_bad || p_push;
+  // its requester's final add.
+  assign h_push      = hrq_valid_i && !h_over && 32'(q_free) >= 1 + 32'(hrq_len_i);
+  assign p_push      = !hrq_valid_i && prq_valid_i && !p_over && 32'(q_free) >= 1 + 32'(prq_len_i);
+  assign hrq_ready_o = h_push;
+  assign prq_ready_o = p_push;
   assign hrq_slot_o  = q_first;
   assign prq_slot_o  = q_first;
   assign q_push      = h_push || p_push;
   assign q_hdr       = h_push ? hrq_hdr_i : prq_hdr_i;
   assign q_len       = h_push ? hrq_len_i : prq_len_i;
   assign pop         = rsp_out_valid_o && rsp_out_ready_i;
-  assign bad_o       = h_bad || p_bad;
+  assign stray_o     = |strays;
+  assign bad_o       = (h_over && !over_h_q) || (p_over && !over_p_q) || rel_stray;
   assign idle_o      = q_count == '0;
   assign queued_o    = q_count;
 
-  ep_outq #(.FLIT_W(FLIT_W), .MAX_LEN(MAX_LEN), .SLOTS(SLOTS)) u_outq (
+  // A RESULT's last flit waits for the home's release (its counter
+  // cleared: docs/blocks/ep_home.md), so that the region's next round
+  // cannot reach the home before the line's counter is free.
+  ep_outq #(.FLIT_W(FLIT_W), .MAX_LEN(MAX_LEN), .SLOTS(SLOTS), .FILLS(2)) u_outq (
     .clk_i, .rst_ni,
     .push_i     (q_push),
     .push_hdr_i (q_hdr),
     .push_len_i (q_len),
+    .push_hold_i(h_push),
     .first_o    (q_first),
     .free_o     (q_free),
-    .fill_i     (md_valid_i),
-    .fill_tag_i (md_tag_i),
-    .fill_data_i(md_data_i),
-    .stray_o    (stray_o),
+    .rel_i      (hrel_i),
+    .rel_stray_o(rel_stray),
+    .fill_i     ({pmd_valid_i, hmd_valid_i}),
+    .fill_tag_i ({pmd_tag_i, hmd_tag_i}),
+    .fill_data_i({pmd_data_i, hmd_data_i}),
+    .stray_o    (strays),
     .out_valid_o(rsp_out_valid_o),
     .out_ready_i(rsp_out_ready_i),
     .out_flit_o (rsp_out_flit_o),
@@ -103,12 +117,16 @@ module ep_rspq_core #(
       flits_q     <= '0;
       strays_q    <= '0;
       bad_q       <= '0;
+      over_h_q    <= 1'b0;
+      over_p_q    <= 1'b0;
     end else begin
+      over_h_q <= h_over;
+      over_p_q <= p_over;
       if (h_push) results_q <= results_q + 1'b1;
       if (p_push) pull_rsps_q <= pull_rsps_q + 1'b1;
       if (pop) flits_q <= flits_q + 1'b1;
-      if (stray_o) strays_q <= strays_q + 1'b1;
-      if (bad_o) bad_q <= bad_q + 1'b1;
+      strays_q <= strays_q + STAT_W'(strays[0]) + STAT_W'(strays[1]);
+      bad_q    <= bad_q + STAT_W'(h_over && !over_h_q) + STAT_W'(p_over && !over_p_q) + STAT_W'(rel_stray);
     end
   end
 

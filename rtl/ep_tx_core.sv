@@ -88,13 +88,17 @@ module ep_tx_core #(
   assign q_len     = push_pkt ? (is_push ? hdr_len : '0) : LEN_W'(cp_len);
   assign pop       = req_out_valid_o && req_out_ready_i;
 
-  ep_outq #(.FLIT_W(FLIT_W), .MAX_LEN(MAX_LEN), .SLOTS(TXQ)) u_outq (
+  logic unused_rel_stray;  // no packet is held: requests leave whole
+  ep_outq #(.FLIT_W(FLIT_W), .MAX_LEN(MAX_LEN), .SLOTS(TXQ), .FILLS(1)) u_outq (
     .clk_i, .rst_ni,
     .push_i     (q_push),
     .push_hdr_i (q_hdr),
     .push_len_i (q_len),
+    .push_hold_i(1'b0),
     .first_o    (q_first),
     .free_o     (q_free),
+    .rel_i      (1'b0),
+    .rel_stray_o(unused_rel_stray),
     .fill_i     (md_valid_i),
     .fill_tag_i (md_tag_i),
     .fill_data_i(md_data_i),

@@ -21,7 +21,8 @@ Wide flit(uint64_t v) {
 // docs/blocks/ep_rspq.md, "Cycle table": the defaults (10 slots); the home
 // and a pull both ask in cycle 0 (a RESULT of 2 data flits, a PULL_RSP of
 // 1); the memory answers the RESULT's second flit in cycle 2, its first in
-// cycle 3, the pull's in cycle 4; the reader always ready.
+// cycle 3 (the home's port), the pull's in cycle 4 (the pull's); the home
+// releases its RESULT in cycle 3; the reader always ready.
 TEST(EpRspqCore, CycleTable) {
   EpRspqCore c{EpRspqParams{}};
   EpRspqCoreInputs in;
@@ -53,9 +54,13 @@ TEST(EpRspqCore, CycleTable) {
   for (unsigned k = 0; k < std::size(table); ++k) {
     in.hrq_valid = k == 0;
     in.prq_valid = k <= 1;
-    in.md_valid = k >= 2 && k <= 4;
-    in.md_tag = uint8_t(k == 2 ? 2 : k == 3 ? 1 : 4);
-    in.md_data = flit(0x10 + in.md_tag);
+    in.hmd_valid = k == 2 || k == 3;
+    in.hmd_tag = uint8_t(k == 2 ? 2 : 1);
+    in.hmd_data = flit(0x10 + in.hmd_tag);
+    in.pmd_valid = k == 4;
+    in.pmd_tag = 4;
+    in.pmd_data = flit(0x14);
+    in.hrel = k == 3;
     const EpRspqCoreOutputs o = c.step(in);
     const Row& r = table[k];
     EXPECT_EQ(o.hrq_ready, r.hrq_ready) << "cycle " << k;

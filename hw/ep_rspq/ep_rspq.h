@@ -6,8 +6,9 @@
 // packet in it, the home (a RESULT) before the request receiver (a
 // PULL_RSP): a header and its data slots in one grant, when that many slots
 // are free; the memory's answers to the reads the engines tag with those
-// slots fill them in any order; the packets leave whole and in order on the
-// response stream. The ring is ep_tx's output queue (rtl/ep_outq.sv).
+// slots fill them in any order, on a port each; the packets leave whole and
+// in order on the response stream, a RESULT's last flit once the home's
+// counter is cleared. The ring is ep_tx's output queue (rtl/ep_outq.sv).
 //
 // The block as firmware and its neighbours see it: the hand-written core
 // (hw/ep_rspq/ep_rspq_core.h) behind its generated registers

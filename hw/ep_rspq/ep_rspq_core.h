@@ -8,11 +8,13 @@
 // receiver's (a PULL_RSP): a packet's header and its len data slots are
 // reserved in one grant when 1 + len slots are free, and the grant names
 // the slot of the first data flit, with which the engine tags the reads
-// that fill them. The ring is ep_tx's output queue (EpOutq): answers fill
-// the slots they name in any order, an answer no slot awaits is a stray
-// (ignored, counted), and the head leaves when it is there. A reservation
-// of more than MAX_LEN data slots is refused (taken and counted): no grant
-// could ever hold it.
+// that fill them. The ring is ep_tx's output queue (EpOutq), with a fill
+// port for each engine's answers: answers fill the slots they name in any
+// order, an answer no slot awaits is a stray (ignored, counted), and the
+// head leaves when it is there; a RESULT's last flit waits for the home's
+// release (its counter cleared). A reservation of more than MAX_LEN data
+// slots is never granted (no grant could hold it, and the engine could
+// not tell a refusal from a grant): BAD is raised and counted once.
 #pragma once
 
 #include <cstdint>
@@ -42,9 +44,13 @@ struct EpRspqDataIn {
   bool prq_valid = false;
   Wide prq_hdr;
   uint32_t prq_len = 0;
-  bool md_valid = false;
-  uint8_t md_tag = 0;
-  Wide md_data;
+  bool hrel = false;
+  bool hmd_valid = false;
+  uint8_t hmd_tag = 0;
+  Wide hmd_data;
+  bool pmd_valid = false;
+  uint8_t pmd_tag = 0;
+  Wide pmd_data;
   bool rsp_out_ready = false;
 };
 
@@ -65,8 +71,8 @@ struct EpRspqStats {
 };
 
 struct EpRspqCoreOutputs : EpRspqDataOut {
-  bool stray = false;  // this cycle's answer was for no slot awaited
-  bool bad = false;    // a reservation refused in this cycle
+  bool stray = false;  // an answer of this cycle was for no slot awaited
+  bool bad = false;    // an overlong reservation first asked, or a release with no RESULT held
   uint8_t queued = 0;
   EpRspqStats stat;
 };
@@ -90,14 +96,21 @@ class EpRspqCore {
     bool valid;
     const Wide* hdr;
     unsigned len;
-    bool bad;    // more than MAX_LEN data slots: refused
-    bool ready;  // granted or refused in this cycle
+    bool over;   // more than MAX_LEN data slots: never granted
+    bool ready;  // granted in this cycle
   };
-  void ports(const EpRspqCoreInputs& in, Port& h, Port& pr) const;
-  unsigned md_tag(const EpRspqCoreInputs& in) const { return in.md_tag & ((1u << p_.slot_w()) - 1); }
+  struct Cycle {
+    Port h, p;
+    EpOutq::Fill fill[2];
+    bool bad_h, bad_p, rel_stray;  // this cycle's BAD causes
+    unsigned strays;
+  };
+  Cycle decide(const EpRspqCoreInputs& in) const;
+  unsigned tag(uint8_t t) const { return t & ((1u << p_.slot_w()) - 1); }
 
   EpRspqParams p_;
   EpOutq q_;
+  bool over_seen_[2] = {};  // an overlong reservation of the port counted already (held until withdrawn)
   uint64_t results_ = 0, pull_rsps_ = 0, flits_ = 0, strays_ = 0, bad_ = 0;
 };
 

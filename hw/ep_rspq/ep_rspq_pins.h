@@ -22,9 +22,13 @@
   X(in,  prq_hdr_i,       p.flit_w,   prq_hdr)        \
   X(in,  prq_len_i,       p.len_w(),  prq_len)        \
   X(out, prq_slot_o,      p.slot_w(), prq_slot)       \
-  X(in,  md_valid_i,      1,          md_valid)       \
-  X(in,  md_tag_i,        p.slot_w(), md_tag)         \
-  X(in,  md_data_i,       p.flit_w,   md_data)        \
+  X(in,  hrel_i,          1,          hrel)           \
+  X(in,  hmd_valid_i,     1,          hmd_valid)      \
+  X(in,  hmd_tag_i,       p.slot_w(), hmd_tag)        \
+  X(in,  hmd_data_i,      p.flit_w,   hmd_data)       \
+  X(in,  pmd_valid_i,     1,          pmd_valid)      \
+  X(in,  pmd_tag_i,       p.slot_w(), pmd_tag)        \
+  X(in,  pmd_data_i,      p.flit_w,   pmd_data)       \
   X(out, rsp_out_valid_o, 1,          rsp_out_valid)  \
   X(in,  rsp_out_ready_i, 1,          rsp_out_ready)  \
   X(out, rsp_out_flit_o,  p.flit_w,   rsp_out_flit)   \

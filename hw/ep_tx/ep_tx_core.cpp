@@ -25,7 +25,8 @@ EpTxCoreOutputs EpTxCore::eval(const EpTxCoreInputs& in) const {
   o.req_out_valid = q_.out_valid();
   o.req_out_flit = q_.out_flit();
   o.idle = idle();
-  o.stray = q_.stray(in.md_valid, md_tag(in));
+  const EpOutq::Fill fill[1] = {{in.md_valid, md_tag(in), &in.md_data}};
+  o.stray = q_.stray(fill, 0);
   o.queued = uint8_t(q_.count());
   const uint64_t m = low_mask(p_.stat_w);
   o.stat.pushes = uint32_t(pushes_ & m);
@@ -48,13 +49,11 @@ void EpTxCore::clock(const EpTxCoreInputs& in) {
   const bool take = can_take();
   const unsigned first = q_.first();
   const bool pop = q_.out_valid() && in.req_out_ready;
-  const bool stray = q_.stray(in.md_valid, md_tag(in));
   const uint64_t fb = p_.flit_bytes();
   EpOutq::Edge e;
-  e.fill = in.md_valid;
-  e.tag = md_tag(in);
-  e.data = &in.md_data;
+  e.fill[0] = {in.md_valid, md_tag(in), &in.md_data};
   e.out_ready = in.req_out_ready;
+  const bool stray = q_.stray(e.fill, 0);
   Wide wr;
   if (left_ != 0 && in.mr_ready) {
     addr_ = (addr_ + fb) & low_mask(48);

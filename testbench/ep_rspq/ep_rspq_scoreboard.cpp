@@ -12,6 +12,8 @@ void EpRspqScoreboard::reset() {
   q_.clear();
   head_ = 0;
   last_fill_ = -1;
+  held_n_ = rel_n_ = 0;
+  over_seen_[0] = over_seen_[1] = false;
   regs_.reset();
   for (uint64_t& c : stat_) c = 0;
 }
@@ -39,15 +41,13 @@ std::optional<std::string> EpRspqScoreboard::observe(const EpRspqInputs& in, con
   // ---- the rules, on the state before the edge
   const unsigned free = unsigned(p_.slots - q_.size());
   const unsigned hlen = in.hrq_len & lm, plen = in.prq_len & lm;
-  const bool h_bad = in.hrq_valid && hlen > p_.max_len;
-  const bool h_grant = in.hrq_valid && !h_bad && free >= 1 + hlen;
-  const bool p_turn = in.prq_valid && !in.hrq_valid;  // the home first
-  const bool p_bad = p_turn && plen > p_.max_len;
-  const bool p_grant = p_turn && !p_bad && free >= 1 + plen;
+  const bool h_over = in.hrq_valid && hlen > p_.max_len, p_over = in.prq_valid && plen > p_.max_len;
+  const bool h_grant = in.hrq_valid && !h_over && free >= 1 + hlen;
+  const bool p_grant = in.prq_valid && !in.hrq_valid && !p_over && free >= 1 + plen;  // the home first
   const unsigned first = slot_of(q_.size() + 1);
-  const bool valid = !q_.empty() && q_.front().there;
-  want_pin(err, "hrq_ready_o", out.hrq_ready, h_bad || h_grant);
-  want_pin(err, "prq_ready_o", out.prq_ready, p_bad || p_grant);
+  const bool valid = !q_.empty() && q_.front().there && (!q_.front().held || rel_n_ != 0);
+  want_pin(err, "hrq_ready_o", out.hrq_ready, h_grant);
+  want_pin(err, "prq_ready_o", out.prq_ready, p_grant);
   want_pin(err, "hrq_slot_o", unsigned(out.hrq_slot), first);
   want_pin(err, "prq_slot_o", unsigned(out.prq_slot), first);
   want_pin(err, "rsp_out_valid_o", out.rsp_out_valid, valid);
@@ -63,16 +63,25 @@ std::optional<std::string> EpRspqScoreboard::observe(const EpRspqInputs& in, con
     return complaints_.result();
   }
   uint32_t events = 0;
-  if (in.md_valid) {
-    // The slot named, if a granted data flit not yet answered holds it.
-    const unsigned tag = in.md_tag & unsigned(low_mask(p_.slot_w()));
+  // The answers, the home's port first: each fills the slot it names if a
+  // granted data flit not yet answered holds it.
+  unsigned filled = 0;
+  const struct {
+    bool valid;
+    uint8_t tag;
+    const Wide* data;
+  } ans[2] = {{in.hmd_valid, in.hmd_tag, &in.hmd_data}, {in.pmd_valid, in.pmd_tag, &in.pmd_data}};
+  for (const auto& a : ans) {
+    if (!a.valid) continue;
+    const unsigned tag = a.tag & unsigned(low_mask(p_.slot_w()));
     const uint64_t at = (tag + p_.slots - head_) % p_.slots;
     if (tag < p_.slots && at < q_.size() && !q_[size_t(at)].there) {
-      Wide d = in.md_data;
+      Wide d = *a.data;
       d.truncate(p_.flit_w);
-      q_[size_t(at)] = {d, true};
-      // Slots in the order they were granted (from the head; the ring has
-      // moved at most SLOTS since the last answer).
+      q_[size_t(at)].data = d;
+      q_[size_t(at)].there = true;
+      ++filled;
+      // Slots in the order they were granted (from the head).
       if (last_fill_ >= 0 && int64_t(at) < last_fill_) ++n_.out_of_order;
       last_fill_ = int64_t(at);
     } else {
@@ -81,6 +90,9 @@ std::optional<std::string> EpRspqScoreboard::observe(const EpRspqInputs& in, con
       events |= T3_EP_RSPQ_R_INTR_STATE_STRAY_MASK;
     }
   }
+  if (filled == 2) ++n_.two_answers;
+  const bool pop_held = valid && in.rsp_out_ready && q_.front().held;
+  if (!q_.empty() && q_.front().there && q_.front().held && rel_n_ == 0 && in.rsp_out_ready) ++n_.held_waits;
   if (valid && in.rsp_out_ready) {
     q_.pop_front();
     head_ = (head_ + 1) % p_.slots;
@@ -90,19 +102,35 @@ std::optional<std::string> EpRspqScoreboard::observe(const EpRspqInputs& in, con
   } else if (!valid && !q_.empty() && in.rsp_out_ready && !q_.front().there) {
     ++n_.bubbles;
   }
-  if (h_bad || p_bad) {
-    ++n_.bad;
+  // A release: the oldest RESULT's last flit may leave; one with no
+  // RESULT held is BAD.
+  const bool rel_ok = in.hrel && rel_n_ < held_n_;
+  if (in.hrel && !rel_ok) {
+    ++n_.rel_strays;
     ++stat_[4];
     events |= T3_EP_RSPQ_R_INTR_STATE_BAD_MASK;
   }
-  if (in.hrq_valid && !h_bad && !h_grant) ++n_.full_waits;
-  if (p_turn && !p_bad && !p_grant) ++n_.full_waits;
-  if (in.prq_valid && in.hrq_valid) ++n_.home_waits;
+  rel_n_ = rel_n_ - pop_held + rel_ok;
+  held_n_ -= pop_held;
+  for (unsigned k = 0; k < 2; ++k) {
+    const bool over = k == 0 ? h_over : p_over;
+    if (over && !over_seen_[k]) {
+      ++n_.bad;
+      ++stat_[4];
+      events |= T3_EP_RSPQ_R_INTR_STATE_BAD_MASK;
+    }
+    over_seen_[k] = over;
+  }
+  if (in.hrq_valid && !h_over && !h_grant) ++n_.full_waits;
+  if (in.prq_valid && !in.hrq_valid && !p_over && !p_grant) ++n_.full_waits;
+  if (in.hrq_valid && !h_grant && in.prq_valid && !p_over && free >= 1 + plen) ++n_.home_blocks;
   if (h_grant || p_grant) {
     Wide h = h_grant ? in.hrq_hdr : in.prq_hdr;
     h.truncate(p_.flit_w);
-    q_.push_back({h, true});
-    for (unsigned i = 0; i < (h_grant ? hlen : plen); ++i) q_.push_back({Wide{}, false});
+    const unsigned len = h_grant ? hlen : plen;
+    q_.push_back({h, true, h_grant && len == 0});
+    for (unsigned i = 1; i <= len; ++i) q_.push_back({Wide{}, false, h_grant && i == len});
+    held_n_ += h_grant;
     ++(h_grant ? n_.results : n_.pull_rsps);
     ++stat_[h_grant ? 0 : 1];
   }

@@ -6,8 +6,9 @@
  * packet in it, the home (a RESULT) before the request receiver (a
  * PULL_RSP): a header and its data slots in one grant, when that many slots
  * are free; the memory's answers to the reads the engines tag with those
- * slots fill them in any order; the packets leave whole and in order on the
- * response stream. The ring is ep_tx's output queue (rtl/ep_outq.sv).
+ * slots fill them in any order, on a port each; the packets leave whole and
+ * in order on the response stream, a RESULT's last flit once the home's
+ * counter is cleared. The ring is ep_tx's output queue (rtl/ep_outq.sv).
  * Register map for firmware: byte offsets in the block's 4 KiB window
  * (T3_EP_RSPQ_A_<REG>), reset values (T3_EP_RSPQ_R_<REG>_RESET),
  * and per field its shift, length and mask (T3_EP_RSPQ_R_<REG>_<FIELD>_SHIFT,
@@ -87,7 +88,7 @@
 #define T3_EP_RSPQ_R_STAT_STRAYS_COUNT_LENGTH 32u
 #define T3_EP_RSPQ_R_STAT_STRAYS_COUNT_MASK 0xFFFFFFFFu
 
-/* STAT_BAD: Reservations refused for more than MAX_LEN data slots (wraps). */
+/* STAT_BAD: Reservations of more than MAX_LEN data slots (counted once each, never granted), and releases with no RESULT held (wraps). */
 #define T3_EP_RSPQ_A_STAT_BAD 0x020u
 #define T3_EP_RSPQ_R_STAT_BAD_RESET 0x00000000u
 #define T3_EP_RSPQ_R_STAT_BAD_COUNT_SHIFT 0u  /* RO */
