@@ -64,21 +64,25 @@ class TaggedMemory {
     if (in.rst_n && out.mr_valid && in.mr_ready) read(out.mr_addr, out.mr_tag);
     tick();
   }
-  // A stray answer, with probability p in a cycle that has no answer due:
-  // a tag (of tag_w bits) no read is waiting on, random data. Blocks that
-  // ignore and count such answers (ep_home, ep_det) are driven with it
-  // after drive().
-  template <class In>
-  void stray(In& in, unsigned tag_w, double p) {
-    if (!in.rst_n || in.md_valid || std::uniform_real_distribution<double>(0, 1)(rng_) >= p) return;
+  // A stray answer: a tag (of tag_w bits) no read is waiting on, random
+  // data; false when every tag is waited on.
+  bool stray(unsigned tag_w, uint8_t& tag, Wide& data) {
     std::vector<uint8_t> free;
     for (unsigned t = 0; t < (1u << tag_w); ++t)
       if (std::none_of(pending_.begin(), pending_.end(), [&](const Read& r) { return r.tag == t; }))
         free.push_back(uint8_t(t));
-    if (free.empty()) return;
-    in.md_valid = true;
-    in.md_tag = free[rng_() % free.size()];
-    in.md_data = mem_data(rng_(), flit_w_);
+    if (free.empty()) return false;
+    tag = free[rng_() % free.size()];
+    data = mem_data(rng_(), flit_w_);
+    return true;
+  }
+  // On a block's md_* pins, with probability p in a cycle that has no
+  // answer due. Blocks that ignore and count such answers (ep_home, ep_det)
+  // are driven with it after drive().
+  template <class In>
+  void stray(In& in, unsigned tag_w, double p) {
+    if (!in.rst_n || in.md_valid || std::uniform_real_distribution<double>(0, 1)(rng_) >= p) return;
+    in.md_valid = stray(tag_w, in.md_tag, in.md_data);
   }
   void clear() { pending_.clear(); }
   bool empty() const { return pending_.empty(); }

@@ -97,17 +97,7 @@ class EpRspqStimulus : public StimBase {
     if (valid) return;
     tag = 0;
     data = Wide{};
-    if (rst_n && u() < 0.005) {  // a stray: a tag no read of this memory waits on
-      struct {
-        bool rst_n = true, md_valid = false;
-        uint8_t md_tag = 0;
-        Wide md_data;
-      } s;
-      mem_[k].stray(s, p_.slot_w(), 1.0);
-      valid = s.md_valid;
-      tag = s.md_tag;
-      data = s.md_data;
-    }
+    if (rst_n && u() < 0.005) valid = mem_[k].stray(p_.slot_w(), tag, data);  // a tag no read of this memory waits on
   }
   void granted(unsigned k, uint32_t len, unsigned slot) {
     const uint64_t base = rng_() & low_mask(40);
