@@ -531,7 +531,7 @@ TEST(InnetFabric, BadSpecsNameTheFieldAndTheRange) {
 
 // The endpoint alone, PARTIALs on its response port (a home).
 struct HomeRig {
-  explicit HomeRig(const InnetEndpointParams& p) : e(p) {
+  explicit HomeRig(const EpModelParams& p) : e(p) {
     in.rst_n = false;
     e.step(in, out);
     e.step(in, out);
@@ -579,9 +579,9 @@ struct HomeRig {
       }
     }
   }
-  InnetEndpoint e;
-  InnetEndpointInputs in;
-  InnetEndpointOutputs out;
+  EpModel e;
+  EpModelInputs in;
+  EpModelOutputs out;
   std::deque<Wide> stream;
   size_t taken = 0;
   unsigned left = 0;
@@ -593,8 +593,8 @@ struct HomeRig {
 // line whose last PARTIAL's header is in but whose data are not: it must
 // not send that line before its data are merged (nor twice, nor leave
 // another line unsent). Found by review: it did.
-TEST(InnetEndpointHome, TheSweepWaitsForALinesLastData) {
-  InnetEndpointParams p;
+TEST(EpModelHome, TheSweepWaitsForALinesLastData) {
+  EpModelParams p;
   p.home_q = 1;
   p.count_depth = 64;
   HomeRig r(p);
@@ -630,8 +630,8 @@ TEST(InnetEndpointHome, TheSweepWaitsForALinesLastData) {
 // Two windows at one home, the first merging into its dst, the second not:
 // the first's reads must not reach the second's copy to its dst. Found by
 // review: they did.
-TEST(InnetEndpointHome, OneWindowsReadsNeverReachAnothersDst) {
-  HomeRig r(InnetEndpointParams{});
+TEST(EpModelHome, OneWindowsReadsNeverReachAnothersDst) {
+  HomeRig r(EpModelParams{});
   EpWin w0;
   w0.valid = true;
   w0.net_base = 0x10000;
@@ -664,8 +664,8 @@ TEST(InnetEndpointHome, OneWindowsReadsNeverReachAnothersDst) {
 
 // Malformed packets at a home: each dropped whole and named, the packets
 // around it merged as if it were not there.
-TEST(InnetEndpointHome, MalformedPacketsAreDroppedWholeAndNamed) {
-  HomeRig r(InnetEndpointParams{});
+TEST(EpModelHome, MalformedPacketsAreDroppedWholeAndNamed) {
+  HomeRig r(EpModelParams{});
   EpWin w;
   w.valid = true;
   w.net_base = 0x10000;
@@ -762,10 +762,10 @@ TEST(InnetFabric, ASecondRunOnTheSameFabricIsItsOwn) {
 // A window refused through the endpoint's page 1 raises the endpoint's
 // interrupt (REFUSED, enabled) and holds it until it is cleared, with the
 // window block clocked only when its registers move.
-TEST(InnetEndpointWindow, ARefusedWindowRaisesTheInterruptUntilCleared) {
-  InnetEndpoint e{InnetEndpointParams{}};
-  InnetEndpointInputs in;
-  InnetEndpointOutputs o;
+TEST(EpModelWindow, ARefusedWindowRaisesTheInterruptUntilCleared) {
+  EpModel e{EpModelParams{}};
+  EpModelInputs in;
+  EpModelOutputs o;
   in.rst_n = false;
   e.step(in, o);
   in.rst_n = true;
@@ -789,10 +789,10 @@ TEST(InnetEndpointWindow, ARefusedWindowRaisesTheInterruptUntilCleared) {
   EXPECT_EQ(e.tlm_write(0x3000, 0), RegStatus::address_error) << "page 3 holds no block";
 }
 
-TEST(InnetEndpointWindow, RefusedWindowsNameTheFieldAndChangeNothing) {
-  InnetEndpointParams p;
+TEST(EpModelWindow, RefusedWindowsNameTheFieldAndChangeNothing) {
+  EpModelParams p;
   p.mem_bytes = 1 << 16;
-  InnetEndpoint e(p);
+  EpModel e(p);
   auto msg = [&](unsigned i, const EpWin& w) {
     try {
       e.set_window(i, w);

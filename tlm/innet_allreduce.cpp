@@ -137,7 +137,7 @@ AllReduceReport run_all_reduce(InnetFabric& f, const AllReduceSpec& s, const std
   // The endpoint driver: each GPU's window, its DMA credit controller's
   // limits, its buffer.
   for (unsigned g = 0; g < c.gpus; ++g) {
-    InnetEndpoint& e = f.ep(g);
+    EpModel& e = f.ep(g);
     EpWin w = all_reduce_window(s.net_base, s.bytes, l.src, l.dst, l.merge, c.gpus, s.dtype, g == s.home);
     w.det = s.deterministic && w.home;
     w.stage = l.stage;
@@ -202,7 +202,7 @@ AllReduceReport run_all_reduce(InnetFabric& f, const AllReduceSpec& s, const std
   out.assign(c.gpus, std::vector<uint8_t>(s.bytes));
   static const char* kStatus[] = {"OK", "TIMEOUT", "NO_CREDIT", "BAD_LEN", "BAD_RED_OP", "BAD_DTYPE", "BAD_ADDR", "?"};
   for (unsigned g = 0; g < c.gpus; ++g) {
-    const InnetEndpoint& e = f.ep(g);
+    const EpModel& e = f.ep(g);
     e.memory().dump(l.dst, out[g].data(), s.bytes);
     for (const FabricCpl& k : f.completions(g))
       if (k.status != 0) r.errors.push_back("gpu" + std::to_string(g) + ": completion " + kStatus[k.status & 7]);

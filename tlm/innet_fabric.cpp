@@ -90,7 +90,7 @@ InnetFabric::InnetFabric(const InnetFabricConfig& cfg, std::unique_ptr<FabricSwi
     ports_.emplace_back(cfg_.switch_params(s).ports);
   }
   for (unsigned g = 0; g < cfg_.gpus; ++g) {
-    ep_.push_back(std::make_unique<InnetEndpoint>(cfg_.ep));
+    ep_.push_back(std::make_unique<EpModel>(cfg_.ep));
     ep_.back()->set_node(uint8_t(g));
     Port& p = ports_[cfg_.gpu_switch(g)][cfg_.gpu_port(g)];
     gpu_up_.push_back(p.in = add_link());
@@ -191,8 +191,8 @@ void InnetFabric::step() {
     }
   }
   for (unsigned g = 0; g < cfg_.gpus; ++g) {
-    InnetEndpointInputs& e = ei_[g];
-    e = InnetEndpointInputs{};
+    EpModelInputs& e = ei_[g];
+    e = EpModelInputs{};
     e.rst_n = !rst_;
     if (!cmdq_[g].empty()) {
       const FabricCmd& c = cmdq_[g].front();
@@ -239,8 +239,8 @@ void InnetFabric::step() {
   }
   sw_idle_ = moved ? 0 : sw_idle_ + 1;
   for (unsigned g = 0; g < cfg_.gpus; ++g) {
-    const InnetEndpointInputs& e = ei_[g];
-    const InnetEndpointOutputs& o = eo_[g];
+    const EpModelInputs& e = ei_[g];
+    const EpModelOutputs& o = eo_[g];
     FabricLink& up = links_[gpu_up_[g]];
     FabricLink& down = links_[gpu_down_[g]];
     if (e.cmd_valid && o.cmd_ready) cmdq_[g].pop_front();

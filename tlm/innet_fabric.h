@@ -1,7 +1,7 @@
 // N GPUs on in-network reduction switches, cycle by cycle (issue 22, "The
 // fabric, with real data"): one switch, or two levels (leaf switches of
 // GPUs under one spine); the switches' and the endpoints' cycle models
-// (hw/innet_switch, hw/innet_endpoint) joined by links with a latency and a
+// (hw/innet_switch; hw/ep_model, the endpoint's one-step model) joined by links with a latency and a
 // rate, each GPU's processor side a queue of reduction requests and the
 // completions it pops. Plain C++, one clock: the switches'.
 //
@@ -22,7 +22,7 @@
 #include <string>
 #include <vector>
 
-#include "innet_endpoint/innet_endpoint.h"
+#include "ep_model/ep_model.h"
 #include "common/apb.h"
 #include "innet_switch/innet_switch.h"
 
@@ -38,7 +38,7 @@ struct InnetFabricConfig {
   // The switches' parameters; with two levels PORTS is each one's own
   // (switch_params()).
   InnetSwitchParams sw;
-  InnetEndpointParams ep;
+  EpModelParams ep;
   unsigned link_lat = 8;     // cycles from a link's sender to its receiver
   unsigned link_cycles = 1;  // cycles a flit occupies a link (1: a flit a cycle)
   // Throws std::invalid_argument naming the field and its range.
@@ -140,8 +140,8 @@ class InnetFabric {
   // answered in the last step.
   ApbRequest& apb(unsigned s) { return apb_.at(s); }
   const ApbResponse& apb_answer(unsigned s) const { return so_.at(s).apb; }
-  InnetEndpoint& ep(unsigned g) { return *ep_.at(g); }
-  const InnetEndpoint& ep(unsigned g) const { return *ep_.at(g); }
+  EpModel& ep(unsigned g) { return *ep_.at(g); }
+  const EpModel& ep(unsigned g) const { return *ep_.at(g); }
   uint64_t cycle() const { return now_; }
 
   // Reset for `cycles` cycles (every block and link), then run.
@@ -179,7 +179,7 @@ class InnetFabric {
   std::vector<ApbRequest> apb_;           // driven on each switch's register port in the next step()
   uint64_t sw_idle_ = 0;                  // cycles since no switch took or gave a flit
   uint64_t unconnected_ = 0;
-  std::vector<std::unique_ptr<InnetEndpoint>> ep_;
+  std::vector<std::unique_ptr<EpModel>> ep_;
   std::vector<FabricLink> links_;
   std::vector<int> gpu_up_, gpu_down_;
   std::vector<std::deque<FabricCmd>> cmdq_;
@@ -187,8 +187,8 @@ class InnetFabric {
   std::vector<unsigned> cpl_pending_, cpl_wait_;
   std::vector<InnetSwitchInputs> si_;
   std::vector<InnetSwitchOutputs> so_;
-  std::vector<InnetEndpointInputs> ei_;
-  std::vector<InnetEndpointOutputs> eo_;
+  std::vector<EpModelInputs> ei_;
+  std::vector<EpModelOutputs> eo_;
   uint64_t now_ = 0;
   bool rst_ = false;
   bool auto_pop_ = true;

@@ -32,7 +32,7 @@ RingReport run_ring_all_reduce(InnetFabric& f, const RingSpec& s, const std::vec
   const uint64_t cb = s.bytes / n;            // a chunk's bytes
   const uint64_t cf = cb / fb;                // its flits
   for (unsigned g = 0; g < n; ++g) {
-    InnetEndpoint& e = f.ep(g);
+    EpModel& e = f.ep(g);
     EpWin w;
     w.valid = true;
     w.bytes = uint32_t(s.bytes);  // at most MEM_BYTES (AllReduceSpec::validate), 1 GiB
@@ -61,7 +61,7 @@ RingReport run_ring_all_reduce(InnetFabric& f, const RingSpec& s, const std::vec
   };
   while (f.cycle() - start < s.max_cycles && !(all_done() && f.quiet())) {
     for (unsigned g = 0; g < n; ++g) {
-      InnetEndpoint& e = f.ep(g);
+      EpModel& e = f.ep(g);
       const unsigned k = step[g];
       if (k >= last) continue;
       const bool rs = k < n - 1;

@@ -102,6 +102,27 @@ struct FieldsFit {
   }
 };
 
+template <class Outputs>
+struct SameOutputs {
+  const Outputs& a;
+  const Outputs& b;
+  bool same = true;
+  template <class Field, class Port>
+  void in(const PinInfo&, Field, Port) {}
+  template <class Field, class Port>
+  void out(const PinInfo& pin, Field field, Port) {
+    using F = std::remove_const_t<std::remove_reference_t<decltype(field(a))>>;
+    uint64_t x[kPinMaxWords], y[kPinMaxWords];
+    const unsigned n = pin_words(pin.width);
+    field_to_words<F>(field(a), x, n);
+    field_to_words<F>(field(b), y, n);
+    for (unsigned i = 0; i < n; ++i) {
+      const uint64_t m = (i + 1 == n && pin.width % 64) ? (uint64_t{1} << (pin.width % 64)) - 1 : ~uint64_t{0};
+      if ((x[i] ^ y[i]) & m) same = false;
+    }
+  }
+};
+
 struct CollectPins {
   std::vector<PinInfo> pins;
   template <class Field, class Port>
@@ -110,6 +131,16 @@ struct CollectPins {
   void out(const PinInfo& i, Field, Port) { pins.push_back(i); }
 };
 }  // namespace detail
+
+// Whether two of a block's output sets agree on every output pin at
+// parameters p (a composition checks that its wires have settled).
+template <class Block>
+bool outputs_equal(const typename Block::Params& p, const typename Block::Outputs& a,
+                   const typename Block::Outputs& b) {
+  detail::SameOutputs<typename Block::Outputs> c{a, b};
+  Block::pins(p, c);
+  return c.same;
+}
 
 // Throws unless every pin of the block at parameters p fits its field (what
 // a harness checks before it moves a pin's words).

@@ -43,7 +43,7 @@ struct EpReqParams {
 };
 
 // Why a packet was dropped (STATUS.CAUSE). 1..7 are the endpoint's EpError
-// values for the same checks (hw/innet_endpoint/innet_endpoint.h).
+// values for the same checks (hw/ep_model/ep_model.h).
 enum class EpReqCause : uint8_t {
   none = 0,
   malformed = 1,    // docs/packet.md's checks failed

@@ -40,7 +40,7 @@ struct EpRxParams {
 };
 
 // Why a packet was dropped (STATUS.CAUSE). 1..6 are the endpoint's
-// EpError values for the same checks (hw/innet_endpoint/innet_endpoint.h).
+// EpError values for the same checks (hw/ep_model/ep_model.h).
 enum class EpRxCause : uint8_t {
   none = 0,
   malformed = 1,    // docs/packet.md's checks failed

@@ -1,36 +1,38 @@
 #include "innet_endpoint/innet_endpoint.h"
 
-#include <algorithm>
-#include <stdexcept>
+#include <memory>
 #include <string>
+#include <type_traits>
+#include <utility>
 
 #include "common/compose.h"
-#include "common/hex.h"
-#include "ep_window/ep_window_writes.h"
+#include "common/pins.h"
+#include "dma_credit/dma_credit_pins.h"
+#include "ep_count/ep_count_pins.h"
+#include "ep_det/ep_det_pins.h"
+#include "ep_final/ep_final_pins.h"
+#include "ep_home/ep_home_pins.h"
+#include "ep_mem_arb/ep_mem_arb_pins.h"
+#include "ep_req/ep_req_pins.h"
+#include "ep_res/ep_res_pins.h"
+#include "ep_rspq/ep_rspq_pins.h"
+#include "ep_rx/ep_rx_pins.h"
+#include "ep_tx/ep_tx_pins.h"
+#include "ep_window/ep_window_pins.h"
 
 namespace t3 {
-
-using pkt::Op;
-
-const char* name(EpError e) {
-  switch (e) {
-    case EpError::none: return "none";
-    case EpError::malformed: return "malformed";
-    case EpError::no_window: return "no_window";
-    case EpError::wrong_op: return "wrong_op";
-    case EpError::not_home: return "not_home";
-    case EpError::overcount: return "overcount";
-    case EpError::wrong_dtype: return "wrong_dtype";
-    case EpError::wrong_src: return "wrong_src";
-  }
-  return "?";
-}
 
 DmaCreditParams InnetEndpointParams::dma_credit() const {
   DmaCreditParams d;
   d.ctrs = ctrs;
   d.flit_w = flit_w;
   d.max_len = max_len;
+  d.len_w = cmd_len_w;
+  d.retry_w = retry_w;
+  d.timeout_w = timeout_w;
+  d.cmd_depth = cmd_depth;
+  d.cpl_depth = cpl_depth;
+  d.stat_w = stat_w;
   return d;
 }
 
@@ -47,14 +49,127 @@ EpTxParams InnetEndpointParams::ep_tx() const {
   EpTxParams t;
   t.flit_w = flit_w;
   t.max_len = max_len;
+  t.stat_w = stat_w;
   return t;
+}
+
+EpCountParams InnetEndpointParams::ep_count() const {
+  EpCountParams c;
+  c.count_depth = count_depth;
+  c.ports = kEpCountPorts;
+  c.cnt_w = 8;  // the engines' count pins are 8 bits
+  c.max_len = max_len;
+  c.stat_w = stat_w;
+  return c;
+}
+
+EpRxParams InnetEndpointParams::ep_rx() const {
+  EpRxParams r;
+  r.flit_w = flit_w;
+  r.max_len = max_len;
+  r.windows = windows;
+  r.count_depth = count_depth;
+  r.resq = resq;
+  r.finq = finq;
+  r.stat_w = stat_w;
+  return r;
+}
+
+EpFinalParams InnetEndpointParams::ep_final() const {
+  EpFinalParams f;
+  f.flit_w = flit_w;
+  f.max_len = max_len;
+  f.stat_w = stat_w;
+  return f;
+}
+
+EpReqParams InnetEndpointParams::ep_req() const {
+  EpReqParams r;
+  r.flit_w = flit_w;
+  r.max_len = max_len;
+  r.windows = windows;
+  r.count_depth = count_depth;
+  r.slots = slots;
+  r.detq = detq;
+  r.stat_w = stat_w;
+  return r;
+}
+
+EpHomeParams InnetEndpointParams::ep_home() const {
+  EpHomeParams h;
+  h.flit_w = flit_w;
+  h.max_len = max_len;
+  h.windows = windows;
+  h.count_depth = count_depth;
+  h.slots = slots;
+  h.home_q = home_q;
+  h.resq = resq;
+  h.stat_w = stat_w;
+  return h;
+}
+
+EpDetParams InnetEndpointParams::ep_det() const {
+  EpDetParams d;
+  d.flit_w = flit_w;
+  d.max_len = max_len;
+  d.windows = windows;
+  d.count_depth = count_depth;
+  d.buf = buf;
+  d.stat_w = stat_w;
+  return d;
+}
+
+EpRspqParams InnetEndpointParams::ep_rspq() const {
+  EpRspqParams r;
+  r.flit_w = flit_w;
+  r.max_len = max_len;
+  r.slots = slots;
+  r.stat_w = stat_w;
+  return r;
+}
+
+EpMemArbParams InnetEndpointParams::ep_mem_arb() const {
+  EpMemArbParams a;
+  a.flit_w = flit_w;
+  a.ports = kEpMemPorts;
+  a.mem_ops = mem_ops;
+  a.tag_w = unsigned(arb_tag_w());
+  a.stat_w = stat_w;
+  return a;
+}
+
+EpResParams InnetEndpointParams::ep_res() const {
+  EpResParams r;
+  r.flit_w = flit_w;
+  r.ctrs = ctrs;
+  r.stat_w = stat_w;
+  return r;
 }
 
 void InnetEndpointParams::validate() const {
   validate_param_ranges(*this, "innet_endpoint");
+  // ep_rx and ep_req take a packet's header and data from their queue as
+  // they come, but a queue shorter than a packet would hold the fabric's
+  // link for a packet's data the endpoint cannot yet take.
+  if (in_depth < 1 + max_len)
+    param_error("innet_endpoint", "in_depth", "IN_DEPTH", in_depth,
+                std::to_string(1 + max_len) + "..64 (a whole packet: 1 + MAX_LEN)");
+  // A response packet's slots are reserved whole (docs/blocks/ep_rspq.md).
+  if (slots < 1 + max_len)
+    param_error("innet_endpoint", "slots", "SLOTS", slots,
+                std::to_string(1 + max_len) + "..64 (a whole packet: 1 + MAX_LEN)");
   dma_credit().validate();
   ep_window().validate();
   ep_tx().validate();
+  ep_count().validate();
+  ep_rx().validate();
+  ep_final().validate();
+  ep_req().validate();
+  ep_home().validate();
+  ep_det().validate();
+  ep_rspq().validate();
+  ep_mem_arb().validate();
+  ep_res().validate();
 }
 
 namespace {
@@ -63,698 +178,460 @@ const InnetEndpointParams& checked(const InnetEndpointParams& p) {
   return p;
 }
 
+bool bit(uint64_t v, unsigned i) { return (v >> i) & 1; }
+unsigned port(EpMemPort p) { return unsigned(p); }
+
+// Flit i of a packed bus (FLIT_W bits each), and back.
+template <unsigned N>
+Wide flit_of(const WideN<N>& b, unsigned i, unsigned flit_w) {
+  Wide f;
+  const unsigned n = flit_w / 64, at = i * n;
+  for (unsigned k = 0; k < n; ++k) f.w[k] = b.w[at + k];
+  return f;
+}
+template <unsigned N>
+void set_flit(WideN<N>& b, unsigned i, unsigned flit_w, const Wide& f) {
+  const unsigned n = flit_w / 64, at = i * n;
+  for (unsigned k = 0; k < n; ++k) b.w[at + k] = f.w[k];
+}
+
+constexpr uint64_t kAddrMask = (uint64_t{1} << 48) - 1;
 }  // namespace
-
-uint64_t InnetEndpoint::SlotQueue::push(const Wide& f, bool ready) {
-  q.push_back(Slot{f, ready});
-  return head_seq + q.size() - 1;
-}
-
-void InnetEndpoint::SlotQueue::fill(uint64_t seq, const Wide& f) {
-  Slot& s = q.at(size_t(seq - head_seq));
-  s.flit = f;
-  s.ready = true;
-}
 
 InnetEndpoint::InnetEndpoint(const InnetEndpointParams& params)
     : p_(checked(params)),
       dc_(p_.dma_credit()),
-      wp_(p_.ep_window()),
-      wb_(wp_),
-      mem_(p_.mem_bytes, p_.flit_w),
-      count_(p_.count_depth, 0),
-      clen_(p_.count_depth, 0),
-      ctr_(p_.ctrs),
+      win_(p_.ep_window()),
       tx_(p_.ep_tx()),
-      win_rx_(p_.windows, 0) {
-  // Two packets in each queue: one leaving while the next is read.
-  rspq_.cap = rx_cap_ = 2 * (1 + p_.max_len);
+      cnt_(p_.ep_count()),
+      rx_(p_.ep_rx()),
+      fin_(p_.ep_final()),
+      req_(p_.ep_req()),
+      home_(p_.ep_home()),
+      det_(p_.ep_det()),
+      rspq_(p_.ep_rspq()),
+      arb_(p_.ep_mem_arb()),
+      res_(p_.ep_res()),
+      inq_{Fifo<Wide>(p_.in_depth), Fifo<Wide>(p_.in_depth)} {}
+
+// Every block's inputs from the wires' present values: the composition's
+// glue (rtl/innet_endpoint.sv has the same).
+void InnetEndpoint::connect(const InnetEndpointInputs& in, Wires& w) const {
+  const InnetEndpointParams& p = p_;
+  const unsigned fw = p.flit_w, tw = unsigned(p.arb_tag_w());
+  auto apb = [&](InnetEndpointWindow b, ApbRequest& a) { window_request(in.apb, unsigned(b), a); };
+  const uint32_t grant = w.arb_o.rq_ready, cgrant = w.cnt_o.req_ready;
+  auto md = [&](EpMemPort mp, bool& v, auto& tag, Wide& data, unsigned bits) {
+    const unsigned i = port(mp);
+    v = bit(w.arb_o.md_valid, i);
+    tag = static_cast<std::remove_reference_t<decltype(tag)>>(w.arb_o.md_tag.bits(i * tw, bits));
+    data = flit_of(w.arb_o.md_data, i, fw);
+  };
+
+  // The DMA credit controller, its packets to ep_tx, its results from ep_res.
+  DmaCreditInputs& dc = w.dc;
+  dc.rst_n = in.rst_n;
+  apb(InnetEndpointWindow::dma_credit, dc.apb);
+  dc.cmd_valid = in.cmd_valid;
+  dc.cmd_local_addr = in.cmd_local_addr;
+  dc.cmd_net_addr = in.cmd_net_addr;
+  dc.cmd_len = in.cmd_len;
+  dc.cmd_red_op = in.cmd_red_op;
+  dc.cmd_dtype = in.cmd_dtype;
+  dc.cmd_pull = in.cmd_pull;
+  dc.cmd_src = in.cmd_src;
+  dc.cmd_dst = in.cmd_dst;
+  dc.cmd_tag = in.cmd_tag;
+  dc.pkt_ready = w.tx_o.pkt_ready;
+  dc.res_valid = w.res_o.res_valid;
+  dc.res_hdr = w.res_o.res_hdr;
+
+  // The windows: the engines read the table; the lookup ports are not used.
+  EpWindowInputs& wi = w.win;
+  wi = EpWindowInputs{};
+  wi.rst_n = in.rst_n;
+  apb(InnetEndpointWindow::ep_window, wi.apb);
+
+  EpTxInputs& tx = w.tx;
+  tx.rst_n = in.rst_n;
+  apb(InnetEndpointWindow::ep_tx, tx.apb);
+  tx.pkt_valid = w.dc_o.pkt_valid;
+  tx.pkt_hdr = w.dc_o.pkt_hdr;
+  tx.pkt_local_addr = w.dc_o.pkt_local_addr;
+  tx.cp_valid = in.cp_valid;
+  tx.cp_local = in.cp_local;
+  tx.cp_net = in.cp_net;
+  tx.cp_flits = in.cp_flits;
+  tx.cp_dst = in.cp_dst;
+  tx.mr_ready = bit(grant, port(EpMemPort::tx_r));
+  md(EpMemPort::tx_r, tx.md_valid, tx.md_tag, tx.md_data, unsigned(p.ep_tx().tag_w()));
+  tx.req_out_ready = in.req_out_ready;
+
+  // The counters: rx, the request receiver, the home's CLEAR, the home's
+  // sweep READ.
+  EpCountInputs& c = w.cnt;
+  c.rst_n = in.rst_n;
+  apb(InnetEndpointWindow::ep_count, c.apb);
+  const unsigned lw = unsigned(p.ep_count().line_w()), nw = 8, ew = unsigned(p.ep_count().len_w());
+  const bool clear = w.home_o.cnt_op == 2;
+  c.req_valid = uint32_t(w.rx_o.cnt_valid) | uint32_t(w.req_o.cnt_valid) << 1 |
+                uint32_t(w.home_o.cnt_valid && clear) << 2 | uint32_t(w.home_o.cnt_valid && !clear) << 3;
+  c.req_op = uint32_t(w.rx_o.cnt_op) | uint32_t(w.req_o.cnt_op) << 2 | uint32_t(w.home_o.cnt_op) << 4 |
+             uint32_t(w.home_o.cnt_op) << 6;
+  c.req_line = uint64_t(w.rx_o.cnt_line) | uint64_t(w.req_o.cnt_line) << lw |
+               uint64_t(w.home_o.cnt_line) << (2 * lw) | uint64_t(w.home_o.cnt_line) << (3 * lw);
+  c.req_n = uint64_t(w.rx_o.cnt_n) | uint64_t(w.req_o.cnt_n) << nw;
+  c.req_limit = uint64_t(w.rx_o.cnt_limit) | uint64_t(w.req_o.cnt_limit) << nw;
+  c.req_len = uint64_t(w.rx_o.cnt_len) | uint64_t(w.req_o.cnt_len) << ew;
+  c.req_whole_ok = uint32_t(w.rx_o.cnt_whole_ok) | uint32_t(w.req_o.cnt_whole_ok) << 1 | 0xCu;
+  const uint32_t crsp = w.cnt_o.rsp_valid;
+
+  EpRxInputs& rx = w.rx;
+  rx.rst_n = in.rst_n;
+  apb(InnetEndpointWindow::ep_rx, rx.apb);
+  rx.rsp_in_valid = inq_[1].valid();
+  rx.rsp_in_flit = inq_[1].rdata();
+  rx.tbl = w.win_o.tbl;
+  rx.cnt_ready = bit(cgrant, 0);
+  rx.cnt_rsp_valid = bit(crsp, 0);
+  rx.cnt_rsp_code = w.cnt_o.rsp_code;
+  rx.cnt_rsp_count = uint8_t(w.cnt_o.rsp_count);
+  rx.cnt_rsp_whole = w.cnt_o.rsp_whole;
+  rx.mw_ready = bit(grant, port(EpMemPort::rx_w));
+  rx.res_ready = w.res_o.rx_ready;
+  rx.fin_ready = w.fin_o.fin_ready;
+
+  EpFinalInputs& fin = w.fin;
+  fin.rst_n = in.rst_n;
+  apb(InnetEndpointWindow::ep_final, fin.apb);
+  fin.fin_valid = w.rx_o.fin_valid;
+  fin.fin_src = w.rx_o.fin_src;
+  fin.fin_dst = w.rx_o.fin_dst;
+  fin.fin_hdr = w.rx_o.fin_hdr;
+  fin.mr_ready = bit(grant, port(EpMemPort::final_r));
+  md(EpMemPort::final_r, fin.md_valid, fin.md_tag, fin.md_data, unsigned(p.ep_final().tag_w()));
+  fin.mw_ready = bit(grant, port(EpMemPort::final_w));
+  fin.res_ready = w.res_o.fin_ready;
+
+  EpReqInputs& rq = w.req;
+  rq.rst_n = in.rst_n;
+  apb(InnetEndpointWindow::ep_req, rq.apb);
+  rq.req_in_valid = inq_[0].valid();
+  rq.req_in_flit = inq_[0].rdata();
+  rq.node = in.node;
+  rq.tbl = w.win_o.tbl;
+  rq.cnt_ready = bit(cgrant, 1);
+  rq.cnt_rsp_valid = bit(crsp, 1);
+  rq.cnt_rsp_code = w.cnt_o.rsp_code;
+  rq.cnt_rsp_count = uint8_t(w.cnt_o.rsp_count);
+  rq.cnt_rsp_whole = w.cnt_o.rsp_whole;
+  rq.mw_ready = bit(grant, port(EpMemPort::req_w));
+  rq.rq_ready = w.rspq_o.prq_ready;
+  rq.rq_slot = w.rspq_o.prq_slot;
+  rq.mr_ready = bit(grant, port(EpMemPort::req_r));
+  rq.det_ready = w.det_o.det_ready;
+
+  EpDetInputs& det = w.det;
+  det.rst_n = in.rst_n;
+  apb(InnetEndpointWindow::ep_det, det.apb);
+  det.tbl = w.win_o.tbl;
+  det.det_valid = w.req_o.det_valid;
+  det.det_win = w.req_o.det_win;
+  det.det_line = w.req_o.det_line;
+  det.det_len = w.req_o.det_len;
+  det.mr_ready = bit(grant, port(EpMemPort::det_r));
+  md(EpMemPort::det_r, det.md_valid, det.md_tag, det.md_data, unsigned(p.ep_det().tag_w()));
+  det.mw_ready = bit(grant, port(EpMemPort::det_w));
+  det.hq_ready = w.home_o.hq_ready;
+
+  EpHomeInputs& h = w.home;
+  h.rst_n = in.rst_n;
+  apb(InnetEndpointWindow::ep_home, h.apb);
+  h.node = in.node;
+  h.tbl = w.win_o.tbl;
+  h.home = w.rx_o.home;
+  h.home_win = w.rx_o.home_win;
+  h.home_line = w.rx_o.home_line;
+  h.home_len = w.rx_o.home_len;
+  h.merging = w.rx_o.merging;
+  h.merge_line = w.rx_o.merge_line;
+  h.hq_valid = w.det_o.hq_valid;
+  h.hq_win = w.det_o.hq_win;
+  h.hq_line = w.det_o.hq_line;
+  h.hq_len = w.det_o.hq_len;
+  h.cnt_ready = bit(cgrant, 2) || bit(cgrant, 3);
+  h.cnt_rsp_valid = bit(crsp, 2) || bit(crsp, 3);
+  h.cnt_rsp_code = w.cnt_o.rsp_code;
+  h.cnt_rsp_count = uint8_t(w.cnt_o.rsp_count);
+  h.cnt_rsp_len = w.cnt_o.rsp_len;
+  h.rq_ready = w.rspq_o.hrq_ready;
+  h.rq_slot = w.rspq_o.hrq_slot;
+  h.mr_ready = bit(grant, port(EpMemPort::home_r));
+  md(EpMemPort::home_r, h.md_valid, h.md_tag, h.md_data, unsigned(p.ep_home().slot_w()));
+  h.mw_ready = bit(grant, port(EpMemPort::home_w));
+  h.res_ready = w.res_o.home_ready;
+
+  // The response queue: the home's RESULTs and the pull's PULL_RSPs, each
+  // filled by its own read port's answers; a RESULT's last flit waits for
+  // the home's CLEAR to be granted (docs/blocks/ep_rspq.md).
+  EpRspqInputs& q = w.rspq;
+  q.rst_n = in.rst_n;
+  apb(InnetEndpointWindow::ep_rspq, q.apb);
+  q.hrq_valid = w.home_o.rq_valid;
+  q.hrq_hdr = w.home_o.rq_hdr;
+  q.hrq_len = w.home_o.rq_len;
+  q.prq_valid = w.req_o.rq_valid;
+  q.prq_hdr = w.req_o.rq_hdr;
+  q.prq_len = w.req_o.rq_len;
+  q.hrel = bit(cgrant, 2);
+  const unsigned sw = unsigned(p.ep_rspq().slot_w());
+  md(EpMemPort::home_r, q.hmd_valid, q.hmd_tag, q.hmd_data, sw);
+  md(EpMemPort::req_r, q.pmd_valid, q.pmd_tag, q.pmd_data, sw);
+  q.rsp_out_ready = in.rsp_out_ready;
+
+  // The memory ports. Writes: op 2 (add) or 1 (store); reads: op 0. The
+  // home's and the pull's reads both fill the response queue, each through
+  // its own answer port (ep_rspq's hmd_* and pmd_*).
+  EpMemArbInputs& a = w.arb;
+  a.rst_n = in.rst_n;
+  apb(InnetEndpointWindow::ep_mem_arb, a.apb);
+  a.rq_valid = a.rq_op = a.rq_dtype = 0;
+  a.rq_addr = EpMemArbAddrs{};
+  a.rq_data = EpMemArbFlits{};
+  a.rq_tag = EpMemArbTags{};
+  auto rd = [&](EpMemPort mp, bool v, uint64_t addr, uint32_t tag) {
+    const unsigned i = port(mp);
+    a.rq_valid |= uint32_t(v) << i;
+    a.rq_addr.set_bits(48 * i, 48, addr & kAddrMask);
+    a.rq_tag.set_bits(tw * i, tw, tag);
+  };
+  auto wr = [&](EpMemPort mp, bool v, uint64_t addr, const Wide& data, bool add, uint8_t dtype) {
+    const unsigned i = port(mp);
+    a.rq_valid |= uint32_t(v) << i;
+    a.rq_op |= (add ? 2u : 1u) << (2 * i);
+    a.rq_dtype |= uint32_t(dtype & 3) << (2 * i);
+    a.rq_addr.set_bits(48 * i, 48, addr & kAddrMask);
+    set_flit(a.rq_data, i, fw, data);
+  };
+  wr(EpMemPort::rx_w, w.rx_o.mw_valid, w.rx_o.mw_addr, w.rx_o.mw_data, w.rx_o.mw_add, w.rx_o.mw_dtype);
+  rd(EpMemPort::home_r, w.home_o.mr_valid, w.home_o.mr_addr, w.home_o.mr_tag);
+  wr(EpMemPort::home_w, w.home_o.mw_valid, w.home_o.mw_addr, w.home_o.mw_data, false, 0);
+  rd(EpMemPort::det_r, w.det_o.mr_valid, w.det_o.mr_addr, w.det_o.mr_tag);
+  wr(EpMemPort::det_w, w.det_o.mw_valid, w.det_o.mw_addr, w.det_o.mw_data, w.det_o.mw_add, w.det_o.mw_dtype);
+  rd(EpMemPort::final_r, w.fin_o.mr_valid, w.fin_o.mr_addr, w.fin_o.mr_tag);
+  wr(EpMemPort::final_w, w.fin_o.mw_valid, w.fin_o.mw_addr, w.fin_o.mw_data, w.fin_o.mw_add, w.fin_o.mw_dtype);
+  rd(EpMemPort::req_r, w.req_o.mr_valid, w.req_o.mr_addr, w.req_o.mr_tag);
+  wr(EpMemPort::req_w, w.req_o.mw_valid, w.req_o.mw_addr, w.req_o.mw_data, w.req_o.mw_add, w.req_o.mw_dtype);
+  rd(EpMemPort::tx_r, w.tx_o.mr_valid, w.tx_o.mr_addr, w.tx_o.mr_tag);
+  a.ans_valid = in.ans_valid;
+  a.ans_tag = in.ans_tag;
+  a.ans_data = in.ans_data;
+
+  // The result path: the descriptors as they leave (ranges), the
+  // completions (ranges ended), the three result-header sources.
+  EpResInputs& r = w.res;
+  r.rst_n = in.rst_n;
+  apb(InnetEndpointWindow::ep_res, r.apb);
+  r.desc_valid = w.dc_o.pkt_valid;
+  r.desc_ready = w.tx_o.pkt_ready;
+  r.desc_hdr = w.dc_o.pkt_hdr;
+  r.cpl_wr = w.dc_o.cpl_wr;
+  r.cpl_status = w.dc_o.cpl_status;
+  r.cpl_ctr = w.dc_o.cpl_ctr;
+  r.rx_valid = w.rx_o.res_valid;
+  r.rx_hdr = w.rx_o.res_hdr;
+  r.home_valid = w.home_o.res_valid;
+  r.home_hdr = w.home_o.res_hdr;
+  r.fin_valid = w.fin_o.res_valid;
+  r.fin_hdr = w.fin_o.res_hdr;
+  r.res_ready = w.dc_o.res_ready;
 }
 
-void InnetEndpoint::set_window(unsigned i, const EpWin& w) {
-  if (w.valid) {
-    const EpWinVerdict v = check_window(wp_, wt(), i, w);
-    if (v.cause != EpWinCause::none) throw std::invalid_argument(describe(wp_, v, i, w));
-  } else if (i >= p_.windows) {
-    throw std::invalid_argument(describe(wp_, EpWinVerdict{EpWinCause::index, 0}, i, w));
+// The combinational part of a cycle. The blocks' outputs feed each other
+// both ways (an engine's request into an arbiter, the grant back), each
+// block's outputs depending on its state and on some of its inputs. A pass
+// evaluates the blocks in an order that follows most of the wires (the
+// state-only ones first, the engines' requests, the arbiters, the result
+// path), each from the wires' present values; kPasses passes settle every
+// wire (the RTL settles the same wires with no order). settle_passes()
+// measures how many passes a cycle needs, and the unit test holds it to
+// kPasses over random traffic. With Self non-const (step(), clock()) the
+// last pass clocks each block as it evaluates it.
+template <class Self>
+void InnetEndpoint::pass(Self& self, const InnetEndpointInputs& in, Wires& w, bool last) {
+  auto run = [&](auto& blk, const auto& bin, auto& bout) {
+    if (last) settle(blk, bin, bout);
+    else std::as_const(blk).eval(bin, bout);
+  };
+  self.connect(in, w);
+  run(self.win_, w.win, w.win_o);
+  run(self.dc_, w.dc, w.dc_o);
+  self.connect(in, w);
+  run(self.tx_, w.tx, w.tx_o);
+  run(self.rx_, w.rx, w.rx_o);
+  run(self.fin_, w.fin, w.fin_o);
+  run(self.req_, w.req, w.req_o);
+  run(self.det_, w.det, w.det_o);
+  run(self.home_, w.home, w.home_o);
+  self.connect(in, w);
+  run(self.rspq_, w.rspq, w.rspq_o);
+  run(self.cnt_, w.cnt, w.cnt_o);
+  run(self.arb_, w.arb, w.arb_o);
+  self.connect(in, w);
+  run(self.res_, w.res, w.res_o);
+}
+
+template <class Self>
+void InnetEndpoint::wires(Self& self, const InnetEndpointInputs& in, Wires& w) {
+  w.window = in.apb.paddr >> 12;
+  for (unsigned i = 0; i < kPasses; ++i) pass(self, in, w, i + 1 == kPasses);
+}
+
+bool InnetEndpoint::same_outputs(const Wires& a, const Wires& b) const {
+  return outputs_equal<DmaCreditBlock>(p_.dma_credit(), a.dc_o, b.dc_o) &&
+         outputs_equal<EpWindowBlock>(p_.ep_window(), a.win_o, b.win_o) &&
+         outputs_equal<EpTxBlock>(p_.ep_tx(), a.tx_o, b.tx_o) &&
+         outputs_equal<EpCountBlock>(p_.ep_count(), a.cnt_o, b.cnt_o) &&
+         outputs_equal<EpRxBlock>(p_.ep_rx(), a.rx_o, b.rx_o) &&
+         outputs_equal<EpFinalBlock>(p_.ep_final(), a.fin_o, b.fin_o) &&
+         outputs_equal<EpReqBlock>(p_.ep_req(), a.req_o, b.req_o) &&
+         outputs_equal<EpHomeBlock>(p_.ep_home(), a.home_o, b.home_o) &&
+         outputs_equal<EpDetBlock>(p_.ep_det(), a.det_o, b.det_o) &&
+         outputs_equal<EpRspqBlock>(p_.ep_rspq(), a.rspq_o, b.rspq_o) &&
+         outputs_equal<EpMemArbBlock>(p_.ep_mem_arb(), a.arb_o, b.arb_o) &&
+         outputs_equal<EpResBlock>(p_.ep_res(), a.res_o, b.res_o);
+}
+
+unsigned InnetEndpoint::settle_passes(const InnetEndpointInputs& in) const {
+  auto w = std::make_unique<Wires>();
+  auto before = std::make_unique<Wires>();
+  w->window = in.apb.paddr >> 12;
+  constexpr unsigned kMost = 16;
+  for (unsigned n = 1; n <= kMost; ++n) {
+    *before = *w;
+    pass(*this, in, *w, false);
+    if (n > 1 && same_outputs(*before, *w)) return n - 1;
   }
-  // What the endpoint driver writes (t3_ep_set_window), through the same
-  // registers, and the two cycles the window block takes to check and write it.
-  for (const EpWinWrite& a : ep_window_writes(i, w))
-    if (wb_.tlm_write(a.offset, a.data) != RegStatus::ok)
-      throw std::logic_error("innet_endpoint: window register " + hex(a.offset));
-  EpWindowInputs in;
-  in.rst_n = true;
-  wb_.step(in, wbo_);  // the pulse: checked
-  wb_.step(in, wbo_);  // written
-  win_after_ = true;
+  return kMost;
+}
+
+void InnetEndpoint::outputs(const InnetEndpointInputs& in, const Wires& w, InnetEndpointOutputs& o) const {
+  const ApbResponse* sel = nullptr;
+  switch (w.window) {
+    case unsigned(InnetEndpointWindow::dma_credit): sel = &w.dc_o.apb; break;
+    case unsigned(InnetEndpointWindow::ep_window): sel = &w.win_o.apb; break;
+    case unsigned(InnetEndpointWindow::ep_tx): sel = &w.tx_o.apb; break;
+    case unsigned(InnetEndpointWindow::ep_count): sel = &w.cnt_o.apb; break;
+    case unsigned(InnetEndpointWindow::ep_rx): sel = &w.rx_o.apb; break;
+    case unsigned(InnetEndpointWindow::ep_final): sel = &w.fin_o.apb; break;
+    case unsigned(InnetEndpointWindow::ep_req): sel = &w.req_o.apb; break;
+    case unsigned(InnetEndpointWindow::ep_home): sel = &w.home_o.apb; break;
+    case unsigned(InnetEndpointWindow::ep_det): sel = &w.det_o.apb; break;
+    case unsigned(InnetEndpointWindow::ep_rspq): sel = &w.rspq_o.apb; break;
+    case unsigned(InnetEndpointWindow::ep_mem_arb): sel = &w.arb_o.apb; break;
+    case unsigned(InnetEndpointWindow::ep_res): sel = &w.res_o.apb; break;
+    default: break;
+  }
+  o.apb = window_response(in.apb, sel);
+  o.intr = w.dc_o.intr || w.win_o.intr || w.tx_o.intr || w.cnt_o.intr || w.rx_o.intr || w.fin_o.intr ||
+           w.req_o.intr || w.home_o.intr || w.det_o.intr || w.rspq_o.intr || w.arb_o.intr || w.res_o.intr;
+  o.cmd_ready = w.dc_o.cmd_ready;
+  o.cpl_wr = w.dc_o.cpl_wr;
+  o.cpl_status = w.dc_o.cpl_status;
+  o.cpl_ctr = w.dc_o.cpl_ctr;
+  o.cpl_tag = w.dc_o.cpl_tag;
+  // Nothing is taken in reset (the queues are emptied then).
+  o.req_in_ready = in.rst_n && !inq_[0].full();
+  o.rsp_in_ready = in.rst_n && !inq_[1].full();
+  o.req_out_valid = w.tx_o.req_out_valid;
+  o.req_out_flit = w.tx_o.req_out_flit;
+  o.rsp_out_valid = w.rspq_o.rsp_out_valid;
+  o.rsp_out_flit = w.rspq_o.rsp_out_flit;
+  o.mem_valid = w.arb_o.mem_valid;
+  o.mem_op = w.arb_o.mem_op;
+  o.mem_dtype = w.arb_o.mem_dtype;
+  o.mem_addr = w.arb_o.mem_addr;
+  o.mem_data = w.arb_o.mem_data;
+  o.mem_tag = w.arb_o.mem_tag;
+  o.cp_done = w.tx_o.cp_done;
+  o.cp_rx = w.req_o.cp_rx;
+  o.cp_win = w.req_o.cp_win;
+  o.idle = w.tx_o.idle && w.rx_o.idle && w.fin_o.idle && w.req_o.idle && w.home_o.idle && w.det_o.idle &&
+           w.rspq_o.idle && !inq_[0].valid() && !inq_[1].valid() && !w.cnt_o.clearing;
+}
+
+void InnetEndpoint::edge(const InnetEndpointInputs& in, const Wires& w) {
+  const bool pops[2] = {inq_[0].valid() && w.req_o.req_in_ready, inq_[1].valid() && w.rx_o.rsp_in_ready};
+  const bool valids[2] = {in.req_in_valid, in.rsp_in_valid};
+  const Wide* flits[2] = {&in.req_in_flit, &in.rsp_in_flit};
+  for (unsigned k = 0; k < 2; ++k) {
+    Wide f = *flits[k];
+    f.truncate(p_.flit_w);
+    inq_[k].clock(in.rst_n, valids[k] && !inq_[k].full(), f, pops[k]);
+  }
+}
+
+InnetEndpointOutputs InnetEndpoint::eval(const InnetEndpointInputs& in) const {
+  InnetEndpointOutputs o;
+  eval(in, o);
+  return o;
+}
+
+void InnetEndpoint::eval(const InnetEndpointInputs& in, InnetEndpointOutputs& out) const {
+  Wires w{};
+  wires(*this, in, w);
+  outputs(in, w, out);
+}
+
+InnetEndpointOutputs InnetEndpoint::step(const InnetEndpointInputs& in) {
+  InnetEndpointOutputs o;
+  step(in, o);
+  return o;
+}
+
+void InnetEndpoint::step(const InnetEndpointInputs& in, InnetEndpointOutputs& out) {
+  wires(*this, in, w_);
+  outputs(in, w_, out);
+  edge(in, w_);
+}
+
+void InnetEndpoint::clock(const InnetEndpointInputs& in) {
+  wires(*this, in, w_);
+  edge(in, w_);
+}
+
+// Calls f with the block whose window `page` is; false for a page with no
+// window.
+template <class Self, class F>
+bool InnetEndpoint::with_window(Self& self, unsigned page, F&& f) {
+  switch (page) {
+    case unsigned(InnetEndpointWindow::dma_credit): f(self.dc_); return true;
+    case unsigned(InnetEndpointWindow::ep_window): f(self.win_); return true;
+    case unsigned(InnetEndpointWindow::ep_tx): f(self.tx_); return true;
+    case unsigned(InnetEndpointWindow::ep_count): f(self.cnt_); return true;
+    case unsigned(InnetEndpointWindow::ep_rx): f(self.rx_); return true;
+    case unsigned(InnetEndpointWindow::ep_final): f(self.fin_); return true;
+    case unsigned(InnetEndpointWindow::ep_req): f(self.req_); return true;
+    case unsigned(InnetEndpointWindow::ep_home): f(self.home_); return true;
+    case unsigned(InnetEndpointWindow::ep_det): f(self.det_); return true;
+    case unsigned(InnetEndpointWindow::ep_rspq): f(self.rspq_); return true;
+    case unsigned(InnetEndpointWindow::ep_mem_arb): f(self.arb_); return true;
+    case unsigned(InnetEndpointWindow::ep_res): f(self.res_); return true;
+    default: return false;
+  }
 }
 
 RegStatus InnetEndpoint::tlm_write(uint32_t offset, uint32_t data) {
-  switch (offset >> 12) {
-    case 0: return dc_.tlm_write(offset, data);
-    case 1:
-      win_pending_ = win_after_ = true;
-      return wb_.tlm_write(offset & 0xFFF, data);
-    default: return RegStatus::address_error;
-  }
+  RegStatus st = RegStatus::address_error;
+  with_window(*this, offset >> 12, [&](auto& b) { st = b.tlm_write(offset & (kRegWindowBytes - 1), data); });
+  return st;
 }
 
 RegStatus InnetEndpoint::tlm_read(uint32_t offset, uint32_t& data) const {
+  RegStatus st = RegStatus::address_error;
   data = 0;
-  switch (offset >> 12) {
-    case 0: return dc_.tlm_read(offset, data);
-    case 1: return wb_.tlm_read(offset & 0xFFF, data);
-    default: return RegStatus::address_error;
-  }
-}
-
-int InnetEndpoint::find_window(uint64_t a, unsigned len) const {
-  return t3::find_window(wp_, wt(), a, len);
-}
-
-uint8_t InnetEndpoint::counter_of(uint64_t a) const {
-  for (unsigned c = 0; c < p_.ctrs; ++c)
-    if (ctr_[c].live && a >= ctr_[c].lo && a < ctr_[c].hi) return uint8_t(c);
-  return 0xFF;  // past CTRS: the DMA credit controller counts a stray
-}
-
-bool InnetEndpoint::idle() const {
-  return tx_.idle() && rspq_.q.empty() && rxq_[0].empty() && rxq_[1].empty() && resq_.empty() &&
-         pull_.left == 0 && pull_.drop == 0 && rx_.mode == Rx::kIdle && fin_.empty() &&
-         homeq_.empty() && !home_.busy && sweep_pending_ == 0 && inflight_.empty() && pull_.stage_left == 0 &&
-         detq_.empty() && !det_.busy && sendq_.empty();
-}
-
-unsigned InnetEndpoint::open_lines() const {
-  return unsigned(std::count_if(count_.begin(), count_.end(), [](uint8_t c) { return c != 0; }));
-}
-
-void InnetEndpoint::reset() {
-  rspq_.q.clear();
-  rspq_.head_seq = 0;
-  rxq_[0].clear();
-  rxq_[1].clear();
-  resq_.clear();
-  resq_reserved_ = fin_reserved_ = 0;
-  pull_ = PullAns{};
-  rx_ = Rx{};
-  fin_.clear();
-  homeq_.clear();
-  home_ = Home{};
-  detq_.clear();
-  detq_reserved_ = 0;
-  det_ = Det{};
-  sweep_pending_ = 0;
-  sweep_at_ = 0;
-  inflight_.clear();
-  std::fill(count_.begin(), count_.end(), 0);
-  for (CtrRange& c : ctr_) c = CtrRange{};
-  st_ = InnetEndpointStats{};
-  last_err_ = EpError::none;
-  sendq_.clear();
-  std::fill(win_rx_.begin(), win_rx_.end(), 0);
-}
-
-void InnetEndpoint::drop(EpError e) {
-  ++st_.dropped;
-  last_err_ = e;
-}
-
-void InnetEndpoint::mem_read(uint64_t addr, const ReadTag& t) {
-  ++ops_;
-  ++st_.mem_reads;
-  inflight_.push_back(InFlight{now_ + p_.mem_lat, t, mem_.read(addr)});
-}
-
-void InnetEndpoint::mem_write(uint64_t addr, const Wide& d) {
-  ++ops_;
-  ++st_.mem_writes;
-  mem_.write(addr, d);
-}
-
-void InnetEndpoint::mem_add(uint64_t addr, const Wide& d, uint8_t dtype) {
-  ++ops_;
-  ++st_.mem_adds;
-  mem_.add(addr, d, dtype);
-}
-
-void InnetEndpoint::deliver(const ReadTag& t, const Wide& d) {
-  switch (t.who) {
-    case kTx:  // one a cycle: tx reads at most one flit a cycle, all with the same latency
-      if (txi_.md_valid) throw std::logic_error("innet_endpoint: two tx answers in one cycle");
-      txi_.md_valid = true;
-      txi_.md_tag = uint8_t(t.seq);
-      txi_.md_data = d;
-      break;
-    case kPull: rspq_.fill(t.seq, d); break;
-    case kHome:
-      rspq_.fill(t.seq, d);
-      --home_.reading;
-      if (home_.echo_left) home_.echo.push_back(d);
-      break;
-    case kDet: det_.data.push_back(d); break;
-    case kFinal: {
-      FinalLine& f = fin_.at(size_t((t.seq >> 8) - fin_head_seq_));
-      f.data[t.seq & 0xFF] = d;
-      f.got[t.seq & 0xFF] = true;
-      break;
-    }
-  }
-}
-
-void InnetEndpoint::accept_descriptor(const Wide& hw) {
-  const pkt::Header h = pkt::unpack(hw);
-  if (h.op == uint8_t(Op::push)) {
-    ++st_.pushes;
-  } else {
-    ++st_.pulls;
-  }
-  if (h.ctr < p_.ctrs) {
-    CtrRange& c = ctr_[h.ctr];
-    const uint64_t end = h.addr + uint64_t(h.len) * p_.flit_bytes();
-    if (!c.live) c = CtrRange{true, h.addr, end};
-    c.lo = std::min(c.lo, h.addr);
-    c.hi = std::max(c.hi, end);
-  }
-}
-
-void InnetEndpoint::send(uint64_t local, uint64_t net, uint32_t flits, uint8_t dst) {
-  const uint64_t fb = p_.flit_bytes();
-  if (flits == 0 || local % fb || net % fb || local + uint64_t(flits) * fb > p_.mem_bytes)
-    throw std::invalid_argument("innet_endpoint send: local = " + hex(local) + ", net = " + hex(net) + ", flits = " +
-                                std::to_string(flits) + ": flit-aligned addresses, 1 flit at least, inside MEM_BYTES");
-  sendq_.push_back(Send{local, net, flits, dst});
-}
-
-// The transmit engine (ep_tx): its read when the other engines leave the
-// memory a slot in this cycle, then its edge.
-void InnetEndpoint::step_tx(const EpTxCoreOutputs& t) {
-  txi_.mr_ready = t.mr_valid && mem_free();
-  if (txi_.mr_ready) mem_read(t.mr_addr, ReadTag{kTx, t.mr_tag});
-  tx_.clock(txi_);
-  if (t.cp_done) sendq_.pop_front();
-}
-
-// A PULL from another GPU: answered with this GPU's data for the line.
-void InnetEndpoint::step_pull() {
-  std::deque<Wide>& q = rxq_[0];
-  if (pull_.drop) {
-    if (!q.empty()) {
-      q.pop_front();
-      --pull_.drop;
-    }
-    return;
-  }
-  if (pull_.stage_left) {  // a deterministic home's PUSH into its stage, or a copy's WRITE
-    if (!q.empty() && mem_free()) {
-      if (pull_.copy == EpWin::kCopyAdd) mem_add(pull_.addr, q.front(), wt()[pull_.win].dtype);
-      else mem_write(pull_.addr, q.front());
-      if (pull_.copy) ++win_rx_[pull_.win];
-      q.pop_front();
-      pull_.addr += p_.flit_bytes();
-      if (--pull_.stage_left == 0 && pull_.completes) {
-        --detq_reserved_;
-        detq_.push_back(DetLine{pull_.win, pull_.line, pull_.len});
-      }
-    }
-    return;
-  }
-  if (pull_.left) {
-    if (mem_free()) {
-      mem_read(pull_.addr, ReadTag{kPull, pull_.seq++});
-      pull_.addr += p_.flit_bytes();
-      --pull_.left;
-    }
-    return;
-  }
-  if (q.empty()) return;
-  const pkt::Header h = pkt::unpack(q.front());
-  EpError e = EpError::none;
-  int w = -1;
-  if (pkt::check(h, p_.max_len, p_.flit_w) != pkt::Malformed::none) e = EpError::malformed;
-  else if (h.op != uint8_t(Op::pull) && h.op != uint8_t(Op::push) && h.op != uint8_t(Op::write)) e = EpError::wrong_op;
-  else if ((w = find_window(h.addr, h.len)) < 0) e = EpError::no_window;
-  else if (h.op == uint8_t(Op::write) ? !wt()[unsigned(w)].copy : wt()[unsigned(w)].copy) e = EpError::wrong_op;
-  else if (h.op != uint8_t(Op::write) && h.dtype != wt()[unsigned(w)].dtype) e = EpError::wrong_dtype;
-  else if (h.op == uint8_t(Op::push) && !wt()[unsigned(w)].det) e = EpError::wrong_op;
-  if (e == EpError::none && h.op == uint8_t(Op::write)) {  // a copy: its flits to dst + offset
-    const EpWin& cw = wt()[unsigned(w)];
-    q.pop_front();
-    pull_.stage_left = h.len;
-    pull_.addr = cw.dst + (h.addr - cw.net_base);
-    pull_.completes = false;
-    pull_.copy = cw.copy;
-    pull_.win = unsigned(w);
-    return;
-  }
-  if (e == EpError::none && h.op == uint8_t(Op::push)) {
-    if (!take_det_push(h, w)) return;
-    q.pop_front();
-    return;
-  }
-  if (e != EpError::none) {
-    drop(e);
-    q.pop_front();
-    pull_.drop = pkt::wire_flits(h) - 1;
-    return;
-  }
-  if (rspq_.room() < 1u + h.len) return;
-  q.pop_front();
-  const EpWin& win = wt()[unsigned(w)];
-  pkt::Header r;
-  r.op = uint8_t(Op::pull_rsp);
-  r.dtype = h.dtype;
-  r.len = h.len;
-  r.src = node_;
-  r.dst = h.src;  // the requester
-  r.count = 1;
-  r.ctr = h.ctr;  // echoed: the requester's counter
-  r.addr = h.addr;
-  rspq_.push(pkt::pack(r), true);
-  pull_.seq = rspq_.head_seq + rspq_.q.size();
-  for (unsigned i = 0; i < h.len; ++i) rspq_.push(Wide{}, false);
-  pull_.left = h.len;
-  pull_.addr = win.src + (h.addr - win.net_base);
-  ++st_.pull_answers;
-}
-
-// A PUSH at a deterministic home: staged by its contributor's rank. false:
-// it waits (its line would complete with no room to queue the line for the
-// in-order add: requests may wait for what drains).
-bool InnetEndpoint::take_det_push(const pkt::Header& h, int w) {
-  const EpWin& win = wt()[unsigned(w)];
-  const uint64_t off = h.addr - win.net_base;
-  const uint32_t line = uint32_t(win.count_base + off / p_.flit_bytes());
-  EpError e = EpError::none;
-  if (h.src >= 32 || !(win.contrib_mask >> h.src & 1)) e = EpError::wrong_src;
-  else if (h.count != 1 || count_[line] + 1u > win.expected) e = EpError::overcount;
-  if (e != EpError::none) {
-    drop(e);
-    pull_.drop = pkt::wire_flits(h) - 1;
-    return true;
-  }
-  const bool completes = count_[line] + 1u == win.expected;
-  if (completes) {
-    if (detq_.size() + detq_reserved_ >= p_.home_q) return false;
-    ++detq_reserved_;
-  }
-  const unsigned rank = unsigned(__builtin_popcount(win.contrib_mask & ((1u << h.src) - 1)));
-  count_[line] = uint8_t(count_[line] + 1);
-  clen_[line] = h.len;
-  pull_.stage_left = h.len;
-  pull_.addr = win.stage + uint64_t(rank) * win.bytes + off;
-  pull_.copy = EpWin::kCopyNone;
-  pull_.completes = completes;
-  pull_.win = unsigned(w);
-  pull_.line = line;
-  pull_.len = h.len;
-  ++st_.staged;
-  return true;
-}
-
-// A deterministic home's line: its contributions read from the stages in
-// rank order and added into the merge area in that order (the first
-// stored), then sent as the home sends a merged line.
-void InnetEndpoint::step_det() {
-  Det& d = det_;
-  const unsigned dcap = 2 * p_.max_len;
-  if (!d.busy) {
-    if (detq_.empty()) return;
-    d = Det{};
-    d.busy = true;
-    d.l = detq_.front();
-    detq_.pop_front();
-  }
-  const EpWin& win = wt()[d.l.win];
-  const unsigned total = unsigned(win.expected) * d.l.len;
-  const uint64_t off = uint64_t(d.l.line - win.count_base) * p_.flit_bytes();
-  if (d.read < total && d.reserved < dcap && mem_free()) {
-    const unsigned k = d.read / d.l.len, i = d.read % d.l.len;
-    mem_read(win.stage + uint64_t(k) * win.bytes + off + uint64_t(i) * p_.flit_bytes(), ReadTag{kDet, d.read});
-    ++d.read;
-    ++d.reserved;
-  }
-  if (!d.data.empty() && d.used < total && mem_free()) {
-    const unsigned k = d.used / d.l.len, i = d.used % d.l.len;
-    const uint64_t a = win.merge + off + uint64_t(i) * p_.flit_bytes();
-    if (k == 0) mem_write(a, d.data.front());
-    else mem_add(a, d.data.front(), win.dtype);
-    d.data.pop_front();
-    --d.reserved;
-    ++d.used;
-  }
-  if (d.used == total && homeq_.size() < p_.home_q) {
-    homeq_.push_back(HomeLine{d.l.win, d.l.line, d.l.len});
-    d = Det{};
-  }
-}
-
-// A response's header: what its data flits will do.
-void InnetEndpoint::take_response_header() {
-  std::deque<Wide>& q = rxq_[1];
-  const pkt::Header h = pkt::unpack(q.front());
-  EpError e = EpError::none;
-  int w = -1;
-  const bool known = h.op == uint8_t(Op::result) || h.op == uint8_t(Op::pull_rsp) || h.op == uint8_t(Op::partial);
-  if (pkt::check(h, p_.max_len, p_.flit_w) != pkt::Malformed::none) e = EpError::malformed;
-  else if (!known) e = EpError::wrong_op;
-  else if ((w = find_window(h.addr, h.len)) < 0) e = EpError::no_window;
-  else if (wt()[unsigned(w)].copy) e = EpError::wrong_op;  // a copy window takes WRITEs only
-  else if (h.dtype != wt()[unsigned(w)].dtype) e = EpError::wrong_dtype;
-  else if (h.op == uint8_t(Op::partial) && !wt()[unsigned(w)].home) e = EpError::not_home;
-  const EpWin* win = w >= 0 ? &wt()[unsigned(w)] : nullptr;
-  const uint64_t off = win ? h.addr - win->net_base : 0;
-  const uint32_t line = win ? uint32_t(win->count_base + off / p_.flit_bytes()) : 0;
-  // Contributions the line may hold: a pull's requester holds its own (the
-  // PULL's count 1, docs/blocks/dma_credit.md), a home all of them.
-  const unsigned need = win ? (h.op == uint8_t(Op::pull_rsp) ? win->expected - 1u : win->expected) : 0;
-  if (e == EpError::none && h.op != uint8_t(Op::result) && (h.count == 0 || count_[line] + h.count > need))
-    e = EpError::overcount;
-  if (e != EpError::none) {
-    drop(e);
-    q.pop_front();
-    rx_ = Rx{};
-    rx_.left = pkt::wire_flits(h) - 1;
-    rx_.mode = rx_.left ? Rx::kDrop : Rx::kIdle;
-    return;
-  }
-  Rx r;
-  r.hdr = h;
-  r.win = unsigned(w);
-  r.line = line;
-  r.left = h.len;
-  r.dtype = h.dtype;
-  if (h.op == uint8_t(Op::result)) {
-    if (!resq_room()) return;  // waits: the DMA credit controller takes results as it can
-    ++resq_reserved_;
-    r.mode = Rx::kWrite;
-    r.addr = win->dst + off;
-    r.after = Rx::kResult;
-    ++st_.results;
-  } else {
-    const unsigned c = count_[line] + h.count;
-    const bool whole = c == need;
-    if (h.op == uint8_t(Op::pull_rsp)) {
-      if (whole) {
-        if (fin_.size() + fin_reserved_ >= fin_cap_) return;
-        ++fin_reserved_;
-      }
-      r.addr = win->dst + off;
-      r.after = whole ? Rx::kFinal : Rx::kNothing;
-      ++st_.pull_rsps;
-    } else {
-      r.addr = win->merge + off;
-      r.after = whole ? Rx::kHomeDone : Rx::kNothing;
-      clen_[line] = h.len;
-      ++st_.partials;
-    }
-    r.mode = Rx::kMerge;
-    r.first = count_[line] == 0;
-    count_[line] = uint8_t(c);
-  }
-  q.pop_front();
-  rx_ = r;
-}
-
-void InnetEndpoint::finish_rx() {
-  const EpWin& win = wt()[rx_.win];
-  const uint64_t off = rx_.hdr.addr - win.net_base;
-  switch (rx_.after) {
-    case Rx::kNothing: break;
-    case Rx::kResult: {
-      pkt::Header r = rx_.hdr;
-      r.ctr = counter_of(r.addr);
-      --resq_reserved_;
-      resq_.push_back(r);
-      break;
-    }
-    case Rx::kFinal: {
-      FinalLine f;
-      f.src = win.src + off;
-      f.dst = win.dst + off;
-      f.len = rx_.hdr.len;
-      f.dtype = rx_.dtype;
-      f.res = rx_.hdr;
-      f.data.resize(f.len);
-      f.got.assign(f.len, false);
-      --fin_reserved_;
-      fin_.push_back(std::move(f));
-      count_[rx_.line] = 0;
-      break;
-    }
-    case Rx::kHomeDone:
-      // While lines wait for the sweep, every line completed goes there too
-      // (the sweep finds each line once).
-      if (sweep_pending_ == 0 && homeq_.size() < p_.home_q) homeq_.push_back(HomeLine{rx_.win, rx_.line, rx_.hdr.len});
-      else ++sweep_pending_;
-      break;
-  }
-  rx_ = Rx{};
-}
-
-void InnetEndpoint::step_rx() {
-  std::deque<Wide>& q = rxq_[1];
-  switch (rx_.mode) {
-    case Rx::kIdle:
-      if (!q.empty()) take_response_header();
-      return;
-    case Rx::kDrop:
-      if (!q.empty()) {
-        q.pop_front();
-        if (--rx_.left == 0) rx_ = Rx{};
-      }
-      return;
-    case Rx::kWrite:
-    case Rx::kMerge:
-      if (q.empty() || !mem_free()) return;
-      if (rx_.mode == Rx::kWrite || rx_.first) mem_write(rx_.addr, q.front());
-      else mem_add(rx_.addr, q.front(), rx_.dtype);
-      q.pop_front();
-      rx_.addr += p_.flit_bytes();
-      if (--rx_.left == 0) finish_rx();
-      return;
-  }
-}
-
-// A pulled line: the requester's own data read and added (after every
-// response's merge: it starts once they are all issued).
-void InnetEndpoint::step_final() {
-  for (size_t i = 0; i < fin_.size() && mem_free(); ++i) {
-    FinalLine& f = fin_[i];
-    if (f.read < f.len) {
-      mem_read(f.src + uint64_t(f.read) * p_.flit_bytes(), ReadTag{kFinal, (fin_head_seq_ + i) << 8 | f.read});
-      ++f.read;
-      break;
-    }
-  }
-  if (fin_.empty()) return;
-  FinalLine& f = fin_.front();
-  if (f.added < f.len && f.got[f.added] && mem_free()) {
-    mem_add(f.dst + uint64_t(f.added) * p_.flit_bytes(), f.data[f.added], f.dtype);
-    ++f.added;
-  }
-  if (f.added == f.len && resq_room()) {
-    resq_.push_back(f.res);
-    fin_.pop_front();
-    ++fin_head_seq_;
-  }
-}
-
-bool InnetEndpoint::next_home_line(HomeLine& l) {
-  if (!homeq_.empty()) {
-    l = homeq_.front();
-    return true;
-  }
-  if (sweep_pending_ == 0) return false;
-  // One counter a cycle: a line whose count is its window's whole.
-  const uint32_t i = sweep_at_;
-  for (unsigned w = 0; w < p_.windows; ++w) {
-    const EpWin& win = wt()[w];
-    const uint64_t lines = win.bytes / p_.flit_bytes();
-    // A line's count reaches expected when its last PARTIAL's header is taken;
-    // it is whole once that PARTIAL's data are merged (finish_rx queues it).
-    const bool merging = rx_.mode == Rx::kMerge && rx_.line == i;
-    if (win.valid && win.home && !win.det && i >= win.count_base && i < win.count_base + lines &&
-        count_[i] == win.expected && !merging) {
-      l = HomeLine{w, i, clen_[i]};
-      return true;
-    }
-  }
-  sweep_at_ = (sweep_at_ + 1) % p_.count_depth;
-  return false;
-}
-
-// The home: a line merged whole leaves as a RESULT to the other GPUs (the
-// region table multicasts it to every participant but the ingress port),
-// is copied to the home's own dst when that is not the merge area, and
-// completes the home's own request.
-void InnetEndpoint::step_home() {
-  Home& h = home_;
-  if (!h.busy) {
-    HomeLine l;
-    if (!next_home_line(l)) return;
-    if (rspq_.room() < 1u + l.len || !resq_room()) return;
-    if (!homeq_.empty()) homeq_.pop_front();
-    else {
-      --sweep_pending_;
-      ++st_.home_sweeps;
-      sweep_at_ = (sweep_at_ + 1) % p_.count_depth;
-    }
-    const EpWin& win = wt()[l.win];
-    const uint64_t off = uint64_t(l.line - win.count_base) * p_.flit_bytes();
-    pkt::Header r;
-    r.op = uint8_t(Op::result);
-    r.dtype = win.dtype;
-    r.len = uint8_t(l.len);
-    r.src = node_;
-    r.count = win.expected;
-    r.addr = win.net_base + off;
-    rspq_.push(pkt::pack(r), true);
-    h = Home{};
-    h.busy = true;
-    h.l = l;
-    h.seq = rspq_.head_seq + rspq_.q.size();
-    for (unsigned i = 0; i < l.len; ++i) rspq_.push(Wide{}, false);
-    h.left = l.len;
-    h.addr = win.merge + off;
-    h.echo_left = win.merge != win.dst ? l.len : 0;
-    h.echo_addr = win.dst + off;
-    ++resq_reserved_;
-    return;
-  }
-  if (h.left && mem_free()) {
-    ++h.reading;
-    mem_read(h.addr, ReadTag{kHome, h.seq++});
-    h.addr += p_.flit_bytes();
-    --h.left;
-  }
-  if (!h.echo.empty() && mem_free()) {
-    mem_write(h.echo_addr, h.echo.front());
-    h.echo.pop_front();
-    h.echo_addr += p_.flit_bytes();
-    --h.echo_left;
-  }
-  // Every read back (with merge == dst no echo waits for them): a read of
-  // this line must not reach the next line's echo.
-  if (h.left == 0 && h.echo_left == 0 && h.reading == 0) {
-    const EpWin& win = wt()[h.l.win];
-    pkt::Header r;
-    r.op = uint8_t(Op::result);
-    r.dtype = win.dtype;
-    r.len = uint8_t(h.l.len);
-    r.count = win.expected;
-    r.addr = win.net_base + uint64_t(h.l.line - win.count_base) * p_.flit_bytes();
-    r.ctr = counter_of(r.addr);
-    --resq_reserved_;
-    resq_.push_back(r);
-    count_[h.l.line] = 0;
-    ++st_.home_results;
-    h = Home{};
-  }
-}
-
-void InnetEndpoint::step(const InnetEndpointInputs& in, InnetEndpointOutputs& o) {
-  o = InnetEndpointOutputs{};
-  // The DMA credit controller on its pins: the processor's, and the
-  // endpoint's state (descriptors taken when tx can read a whole packet).
-  DmaCreditInputs& d = dci_;
-  d.rst_n = in.rst_n;
-  window_request(in.apb, 0, d.apb);
-  d.cmd_valid = in.cmd_valid;
-  d.cmd_local_addr = in.cmd_local_addr;
-  d.cmd_net_addr = in.cmd_net_addr;
-  d.cmd_len = in.cmd_len;
-  d.cmd_red_op = in.cmd_red_op;
-  d.cmd_dtype = in.cmd_dtype;
-  d.cmd_pull = in.cmd_pull;
-  d.cmd_src = in.cmd_src;
-  d.cmd_dst = in.cmd_dst;
-  d.cmd_tag = in.cmd_tag;
-  d.pkt_ready = in.rst_n && tx_.pkt_ready();
-  d.res_valid = in.rst_n && !resq_.empty();
-  d.res_hdr = d.res_valid ? pkt::pack(resq_.front()) : Wide{};
-  dc_.step(d, dco_);
-  // The transmit engine: the descriptors, the copy command at the head of
-  // the queue, the output's ready; the memory's side comes at the edge.
-  txi_.rst_n = in.rst_n;
-  txi_.node = node_;
-  txi_.pkt_valid = dco_.pkt_valid;
-  txi_.pkt_hdr = dco_.pkt_hdr;
-  txi_.pkt_local_addr = dco_.pkt_local_addr;
-  txi_.cp_valid = !sendq_.empty();
-  if (txi_.cp_valid) {
-    txi_.cp_local = sendq_.front().local;
-    txi_.cp_net = sendq_.front().net;
-    txi_.cp_flits = sendq_.front().flits;
-    txi_.cp_dst = sendq_.front().dst;
-  }
-  txi_.req_out_ready = in.req_out_ready;
-  txi_.mr_ready = txi_.md_valid = false;
-  const EpTxCoreOutputs txo = tx_.eval(txi_);
-  // The windows' block on page 1. Its edge comes after the engines': they
-  // act on the table as it is in this cycle, as the RTL's would.
-  // Its state changes only at the edges of cycles of reset, of an access to
-  // its page or of a write's pulse (the cycle after the write): it is
-  // clocked in those and in the one after each (where an edge's change,
-  // an interrupt set or a reset, first shows); in any other its outputs are
-  // those of the last cycle and an edge would change nothing.
-  EpWindowInputs wi;
-  wi.rst_n = in.rst_n;
-  window_request(in.apb, 1, wi.apb);
-  const unsigned page = in.apb.paddr >> 12;
-  const bool win_live = !in.rst_n || (in.apb.psel && page == 1) || win_pending_ || win_after_;
-  if (win_live) wb_.eval(wi, wbo_);
-  o.apb = window_response(in.apb, page == 0 ? &dco_.apb : page == 1 ? &wbo_.apb : nullptr);
-  o.intr = dco_.intr || wbo_.intr;
-  o.cmd_ready = dco_.cmd_ready;
-  o.cpl_wr = dco_.cpl_wr;
-  o.cpl_status = dco_.cpl_status;
-  o.cpl_ctr = dco_.cpl_ctr;
-  o.cpl_tag = dco_.cpl_tag;
-  ++now_;
-  if (!in.rst_n) {  // nothing taken or given in reset
-    reset();
-    tx_.clock(txi_);
-    wb_.clock(wi);
-    win_pending_ = false;
-    win_after_ = true;
-    return;
-  }
-  o.req_in_ready = rxq_[0].size() < rx_cap_;
-  o.rsp_in_ready = rxq_[1].size() < rx_cap_;
-  o.req_out_valid = txo.req_out_valid;
-  o.req_out_flit = txo.req_out_flit;
-  o.rsp_out_valid = rspq_.head_ready();
-  if (o.rsp_out_valid) o.rsp_out_flit = rspq_.q.front().flit;
-
-  // The edge. Reads due now reach their readers; the engines act on the
-  // state before this edge, the responses' first (they free the network).
-  while (!inflight_.empty() && inflight_.front().due <= now_) {
-    deliver(inflight_.front().tag, inflight_.front().data);
-    inflight_.pop_front();
-  }
-  ops_ = 0;
-  step_rx();
-  step_home();
-  step_det();
-  step_final();
-  step_pull();
-  step_tx(txo);
-  if (o.rsp_out_valid && in.rsp_out_ready) {
-    rspq_.q.pop_front();
-    ++rspq_.head_seq;
-  }
-  if (in.req_in_valid && o.req_in_ready) rxq_[0].push_back(in.req_in_flit);
-  if (in.rsp_in_valid && o.rsp_in_ready) rxq_[1].push_back(in.rsp_in_flit);
-  if (d.res_valid && dco_.res_ready) resq_.pop_front();
-  // A counter's range ends with its request (OK or TIMEOUT: the codes that
-  // name a counter that was allocated).
-  if (dco_.cpl_wr && dco_.cpl_status <= 1 && dco_.cpl_ctr < p_.ctrs) ctr_[dco_.cpl_ctr].live = false;
-  if (dco_.pkt_valid && d.pkt_ready) accept_descriptor(dco_.pkt_hdr);
-  if (win_live) wb_.clock(wi);
-  win_pending_ = wi.apb.access() && wi.apb.pwrite;
-  win_after_ = win_live;
+  with_window(*this, offset >> 12, [&](const auto& b) { st = b.tlm_read(offset & (kRegWindowBytes - 1), data); });
+  return st;
 }
 
 }  // namespace t3

@@ -1,55 +1,47 @@
 // A GPU's side of the in-network fabric (ISCA 2020 in-network collectives
-// paper, §IV, the endpoint's DMA and its controller), cycle model. Plain C++:
-// no SystemC here.
+// paper, §IV, the endpoint's DMA and its controller) as a composition of
+// its blocks, cycle model. Plain C++: no SystemC here. rtl/innet_endpoint.sv
+// is the same composition in RTL; the two are co-simulated every cycle.
 //
-// The DMA credit controller (docs/blocks/dma_credit.md) turns the
-// processor's reduction requests into packet descriptors under its credits
-// and injection limit; the endpoint's engines around it do the memory side:
-//   tx     reads a PUSH's data from local memory and sends the packet (a
-//          PULL goes as its header);
-//   pull   answers a PULL from another GPU with its own data (PULL_RSP);
-//   rx     takes the responses: a RESULT is written to the buffer it
-//          completes; PULL_RSPs are merged into the requester's buffer
-//          (the first stored, the others added) until their contributions
-//          and its own make the region's count; PARTIALs are merged at the
-//          region's home the same way (the paper: "partial [sent to the
-//          home] gpu [which] reduces [and] multicasts");
-//   final  adds the requester's own contribution to a pulled line;
-//   home   sends a line the home has merged whole as a RESULT to the
-//          region's other GPUs, and completes its own request.
-// Memory's add (op-and-store) is the near-bank ALU's (T3 §4.3): merges never
-// read, modify and write in the endpoint, so two merges of one line cannot
-// race. A result goes to the DMA credit controller as the header of the
-// line it completes, with the counter that asked for it: a RESULT is
-// matched by address against the counters' ranges (a multicast cannot carry
-// every GPU's counter id), a PULL_RSP carries its own.
+// The DMA credit controller turns the processor's requests into packet
+// descriptors; ep_tx reads a PUSH's data and sends the packet (and the copy
+// engine's WRITEs); ep_rx takes the response stream (RESULTs written,
+// PULL_RSPs and PARTIALs merged by add, counted in ep_count) and hands a
+// pulled line to ep_final (the requester's own contribution added) and a
+// whole line to ep_home (sent as a RESULT through the response queue
+// ep_rspq); ep_req takes the request stream (WRITEs, PULLs answered through
+// ep_rspq, a deterministic home's PUSHes staged and added in rank order by
+// ep_det); ep_res gives the result headers to the DMA credit controller
+// with their counters. Ten memory ports meet the GPU memory's MEM_OPS lanes
+// in ep_mem_arb; the memory itself is outside (the composition's mem_* and
+// ans_* pins: every lane taken, reads answered after a fixed latency).
+// docs/blocks/innet_endpoint.md, "The composition", gives the wiring and
+// the choices.
 //
-// Deadlock: a response that makes a response (a PARTIAL completing a line
-// whose RESULT the home sends) must not wait for it: a completed line waits
-// in HOME_Q or, when that is full, in its counter (a sweep finds it), and
-// the response stream is never held for the home's output. Every read
-// reserves the room its data will need before it is issued, so the memory's
-// answers never wait.
-//
-// Per clock: step() gives the outputs for the current state and inputs and
-// advances the state as the rising edge does. docs/blocks/innet_endpoint.md
-// says what is not yet built (its RTL and registers).
+// Per clock: eval() gives the outputs for the current state and inputs,
+// then clock() advances every block and queue as the rising edge does.
 #pragma once
 
 #include <cstdint>
-#include <deque>
-#include <stdexcept>
-#include <string>
-#include <vector>
 
 #include "common/apb.h"
-#include "common/packet.h"
+#include "common/fifo.h"
 #include "common/params.h"
+#include "common/regs.h"
 #include "common/wide.h"
 #include "dma_credit/dma_credit.h"
-#include "ep_tx/ep_tx_core.h"
+#include "ep_count/ep_count.h"
+#include "ep_det/ep_det.h"
+#include "ep_final/ep_final.h"
+#include "ep_home/ep_home.h"
+#include "ep_mem_arb/ep_mem_arb.h"
+#include "ep_req/ep_req.h"
+#include "ep_res/ep_res.h"
+#include "ep_rspq/ep_rspq.h"
+#include "ep_rx/ep_rx.h"
+#include "ep_tx/ep_tx.h"
 #include "ep_window/ep_window.h"
-#include "innet_endpoint/local_memory.h"
+#include "innet_endpoint/innet_endpoint_map.h"
 
 namespace t3 {
 
@@ -59,16 +51,49 @@ struct InnetEndpointParams {
 #include "common/param_struct.inc"
 
   unsigned flit_bytes() const { return flit_w / 8; }
+  // The blocks' parameters.
   DmaCreditParams dma_credit() const;
   EpWindowParams ep_window() const;
   EpTxParams ep_tx() const;
-  // Throws std::invalid_argument naming the parameter and its range.
+  EpCountParams ep_count() const;
+  EpRxParams ep_rx() const;
+  EpFinalParams ep_final() const;
+  EpReqParams ep_req() const;
+  EpHomeParams ep_home() const;
+  EpDetParams ep_det() const;
+  EpRspqParams ep_rspq() const;
+  EpMemArbParams ep_mem_arb() const;
+  EpResParams ep_res() const;
+
+  // Throws std::invalid_argument naming the parameter and its allowed range
+  // (a block's own check names the block's parameter).
   void validate() const;
 };
 
+// The memory arbiter's ports (docs/blocks/innet_endpoint.md, "The
+// memory"): the engines in the one-step model's order, each engine's read
+// before its write; port 0 first.
+enum class EpMemPort : unsigned {
+  rx_w = 0,
+  home_r = 1,
+  home_w = 2,
+  det_r = 3,
+  det_w = 4,
+  final_r = 5,
+  final_w = 6,
+  req_r = 7,
+  req_w = 8,
+  tx_r = 9,
+};
+inline constexpr unsigned kEpMemPorts = 10;
+// ep_count's ports: the receive engine, the request receiver, the home's
+// CLEAR, the home's sweep READ (ep_home's one port split by its op).
+inline constexpr unsigned kEpCountPorts = 4;
+
 struct InnetEndpointInputs {
   bool rst_n = true;
-  ApbRequest apb;  // page 0: the DMA credit controller's registers; page 1: the windows' (ep_window)
+  ApbRequest apb;
+  uint8_t node = 0;
   // The processor's request port (the DMA credit controller's cmd_*).
   bool cmd_valid = false;
   uint64_t cmd_local_addr = 0, cmd_net_addr = 0;
@@ -80,244 +105,132 @@ struct InnetEndpointInputs {
   bool req_in_valid = false, rsp_in_valid = false;
   Wide req_in_flit, rsp_in_flit;
   bool req_out_ready = false, rsp_out_ready = false;
+  // The memory's answers, a lane each.
+  uint32_t ans_valid = 0;
+  EpMemArbTags ans_tag;
+  EpMemArbLaneFlits ans_data;
+  // The copy engine's command at the head of its queue.
+  bool cp_valid = false;
+  uint64_t cp_local = 0, cp_net = 0;
+  uint32_t cp_flits = 0;
+  uint8_t cp_dst = 0;
 };
 
 struct InnetEndpointOutputs {
   ApbResponse apb;
   bool intr = false;
   bool cmd_ready = false;
-  bool cpl_wr = false;  // a completion record written (the DMA credit controller's cpl_*)
+  bool cpl_wr = false;
   uint8_t cpl_status = 0, cpl_ctr = 0, cpl_tag = 0;
   bool req_in_ready = false, rsp_in_ready = false;
   bool req_out_valid = false, rsp_out_valid = false;
   Wide req_out_flit, rsp_out_flit;  // 0 while the valid is low
+  // The memory's lanes: the operations granted in this cycle.
+  uint32_t mem_valid = 0, mem_op = 0, mem_dtype = 0;
+  EpMemArbLaneAddrs mem_addr;
+  EpMemArbLaneFlits mem_data;
+  EpMemArbTags mem_tag;
+  bool cp_done = false;
+  bool cp_rx = false;
+  uint32_t cp_win = 0;
+  bool idle = false;
 };
-
-// What the endpoint counted (its status, read by the driver).
-struct InnetEndpointStats {
-  uint64_t pushes = 0, pulls = 0;          // packets sent from the DMA credit controller's descriptors
-  uint64_t pull_answers = 0;               // PULL_RSPs sent for other GPUs' PULLs
-  uint64_t results = 0;                    // RESULTs taken
-  uint64_t pull_rsps = 0;                  // PULL_RSPs taken (merged)
-  uint64_t partials = 0;                   // PARTIALs merged (home)
-  uint64_t home_results = 0;               // RESULTs the home sent
-  uint64_t home_sweeps = 0;                // completed lines found by the sweep (HOME_Q was full)
-  uint64_t staged = 0;                     // PUSHes staged at a deterministic home
-  uint64_t dropped = 0;                    // packets dropped: see last_error
-  uint64_t mem_reads = 0, mem_writes = 0, mem_adds = 0;
-};
-
-// Why a packet was dropped (InnetEndpoint::last_error()).
-enum class EpError : uint8_t {
-  none = 0,
-  malformed = 1,     // docs/packet.md's checks failed
-  no_window = 2,     // the address is in no valid window
-  wrong_op = 3,      // an opcode the endpoint does not take on that stream
-  not_home = 4,      // a PARTIAL for a window whose home is elsewhere
-  overcount = 5,     // contributions past the region's count
-  wrong_dtype = 6,   // a reduction of another type than the window's
-  wrong_src = 7,     // a PUSH to a deterministic home from a src not in contrib_mask
-};
-const char* name(EpError e);
 
 class InnetEndpoint {
  public:
   explicit InnetEndpoint(const InnetEndpointParams& params);
 
   const InnetEndpointParams& params() const { return p_; }
+  InnetEndpointOutputs eval(const InnetEndpointInputs& in) const;
+  void eval(const InnetEndpointInputs& in, InnetEndpointOutputs& out) const;
+  void clock(const InnetEndpointInputs& in);
+  // eval() then clock() on the same inputs, the wires worked out once.
   void step(const InnetEndpointInputs& in, InnetEndpointOutputs& out);
+  InnetEndpointOutputs step(const InnetEndpointInputs& in);
 
-  // Window i as the endpoint driver writes it through page 1's registers
-  // (t3_ep_set_window), taking effect at once (the window block's two
-  // cycles run here). Throws std::invalid_argument naming the field and its
-  // allowed range (ep_window's check_window()); a refused window changes
-  // nothing. w.valid false clears the window.
-  void set_window(unsigned i, const EpWin& w);
-  // This GPU's port number: the src of the RESULTs its home sends.
-  void set_node(uint8_t node) { node_ = node; }
-  const EpWin& window(unsigned i) const {
-    if (i >= p_.windows) throw std::out_of_range("innet_endpoint window " + std::to_string(i) + ": 0..WINDOWS-1");
-    return wb_.core().window(i);
-  }
-
-  // The registers, as a TLM-2.0 target reaches them: page 0 the DMA credit
-  // controller's, page 1 the windows'; any other page: address error.
+  // Register accesses from a TLM-2.0 target, decoded by window as the APB
+  // port does.
+  static constexpr uint64_t kRegSpanBytes = uint64_t{1} << kInnetEndpointApbAddrBits;
   RegStatus tlm_write(uint32_t offset, uint32_t data);
   RegStatus tlm_read(uint32_t offset, uint32_t& data) const;
 
-  // The GPU's copy engine, as software uses it: flits at local sent as
-  // WRITE packets (MAX_LEN flits each) to net at GPU dst, after the copies
-  // queued before it; the DMA credit controller's packets go first.
-  void send(uint64_t local, uint64_t net, uint32_t flits, uint8_t dst);
-  bool sending() const { return !sendq_.empty(); }
-  // WRITE flits a copy window has taken.
-  uint64_t received_flits(unsigned win) const { return win_rx_.at(win); }
-
-  LocalMemory& memory() { return mem_; }
-  const LocalMemory& memory() const { return mem_; }
   const DmaCredit& dma_credit() const { return dc_; }
-  const InnetEndpointStats& stats() const { return st_; }
-  EpError last_error() const { return last_err_; }
-  // Nothing in flight inside the endpoint (queues, engines, memory).
-  bool idle() const;
-  // Lines whose contribution counter is not zero (a merge not finished).
-  unsigned open_lines() const;
+  const EpWindow& ep_window() const { return win_; }
+  const EpTx& ep_tx() const { return tx_; }
+  const EpCount& ep_count() const { return cnt_; }
+  const EpRx& ep_rx() const { return rx_; }
+  const EpFinal& ep_final() const { return fin_; }
+  const EpReq& ep_req() const { return req_; }
+  const EpHome& ep_home() const { return home_; }
+  const EpDet& ep_det() const { return det_; }
+  const EpRspq& ep_rspq() const { return rspq_; }
+  const EpMemArb& ep_mem_arb() const { return arb_; }
+  const EpRes& ep_res() const { return res_; }
+  // Flits an input queue holds (k: 0 requests, 1 responses).
+  unsigned input_count(unsigned k) const { return inq_[k].count(); }
+
+  // Passes over the blocks a cycle's wires take to settle (kPasses is what
+  // eval() and step() run; the unit test checks none needs more).
+  static constexpr unsigned kPasses = 3;
+  unsigned settle_passes(const InnetEndpointInputs& in) const;
 
  private:
-  // An output queue whose slots are taken in packet order and whose data
-  // slots are filled when the memory answers (by the slot's number).
-  struct SlotQueue {
-    struct Slot {
-      Wide flit;
-      bool ready = false;
-    };
-    std::deque<Slot> q;
-    uint64_t head_seq = 0;  // the number of q.front()
-    unsigned cap = 0;
-    unsigned room() const { return cap - unsigned(q.size()); }
-    uint64_t push(const Wide& f, bool ready);
-    void fill(uint64_t seq, const Wide& f);
-    bool head_ready() const { return !q.empty() && q.front().ready; }
+  // Every block's inputs and outputs in one cycle, as the wires carry them.
+  struct Wires {
+    DmaCreditInputs dc;
+    DmaCreditOutputs dc_o;
+    EpWindowInputs win;
+    EpWindowOutputs win_o;
+    EpTxInputs tx;
+    EpTxOutputs tx_o;
+    EpCountInputs cnt;
+    EpCountOutputs cnt_o;
+    EpRxInputs rx;
+    EpRxOutputs rx_o;
+    EpFinalInputs fin;
+    EpFinalOutputs fin_o;
+    EpReqInputs req;
+    EpReqOutputs req_o;
+    EpHomeInputs home;
+    EpHomeOutputs home_o;
+    EpDetInputs det;
+    EpDetOutputs det_o;
+    EpRspqInputs rspq;
+    EpRspqOutputs rspq_o;
+    EpMemArbInputs arb;
+    EpMemArbOutputs arb_o;
+    EpResInputs res;
+    EpResOutputs res_o;
+    unsigned window;
   };
-  // Who a memory read answers (where its data goes).
-  enum Reader : uint8_t { kTx, kPull, kFinal, kHome, kDet };
-  struct ReadTag {
-    Reader who;
-    uint64_t seq;  // the slot (tx, pull, home) or the final queue's entry
-  };
-  struct PullAns {  // the PULL being answered, or (deterministic home) the PUSH being staged
-    unsigned left = 0, drop = 0, stage_left = 0;
-    uint64_t addr = 0, seq = 0;
-    bool completes = false;  // the staged PUSH is the line's last
-    uint8_t copy = 0;        // a WRITE into a copy window: EpWin::Copy
-    unsigned win = 0;
-    uint32_t line = 0;
-    unsigned len = 0;
-  };
-  struct DetLine {  // a deterministic home's line, all contributions staged
-    unsigned win = 0;
-    uint32_t line = 0;
-    unsigned len = 0;
-  };
-  struct Det {  // the line being added in rank order
-    bool busy = false;
-    DetLine l;
-    unsigned read = 0, used = 0, reserved = 0;  // flits read, added; data room reserved
-    std::deque<Wide> data;
-  };
-  struct Rx {  // the response whose data flits are coming
-    enum Mode : uint8_t { kIdle, kDrop, kWrite, kMerge } mode = kIdle;
-    unsigned left = 0;
-    uint64_t addr = 0;       // local address of the next flit
-    bool first = false;      // the line's first contribution: stored, not added
-    uint8_t dtype = 0;
-    pkt::Header hdr;         // as received
-    unsigned win = 0;
-    uint32_t line = 0;       // the counter
-    enum After : uint8_t { kNothing, kResult, kFinal, kHomeDone } after = kNothing;
-  };
-  struct FinalLine {  // a pulled line that needs the requester's own data added
-    uint64_t src = 0, dst = 0;
-    unsigned len = 0, read = 0, added = 0;
-    uint8_t dtype = 0;
-    pkt::Header res;  // for the DMA credit controller once added
-    std::vector<Wide> data;
-    std::vector<bool> got;
-  };
-  struct HomeLine {
-    unsigned win = 0;
-    uint32_t line = 0;
-    unsigned len = 0;
-  };
-  struct Home {  // the completed line being sent
-    bool busy = false;
-    HomeLine l;
-    unsigned left = 0, echo_left = 0, reading = 0;  // reads to issue, echo writes, reads not back
-    uint64_t addr = 0, seq = 0;
-    std::deque<Wide> echo;  // data for the home's own dst (merge != dst)
-    uint64_t echo_addr = 0;
-  };
-
-  int find_window(uint64_t net_addr, unsigned len) const;
-  uint8_t counter_of(uint64_t net_addr) const;  // 0xFF: none
-  void reset();
-  void take_response_header();
-  void take_request_header();
-  void deliver(const ReadTag& t, const Wide& data);
-  bool mem_free() const { return ops_ < p_.mem_ops; }
-  void mem_read(uint64_t addr, const ReadTag& t);
-  void mem_write(uint64_t addr, const Wide& d);
-  void mem_add(uint64_t addr, const Wide& d, uint8_t dtype);
-  void accept_descriptor(const Wide& hdr);
-  void step_tx(const EpTxCoreOutputs& t);
-  void step_pull();
-  void step_rx();
-  void finish_rx();
-  void step_final();
-  void step_home();
-  void step_det();
-  bool take_det_push(const pkt::Header& h, int w);
-  bool resq_room() const { return resq_.size() + resq_reserved_ < resq_cap_; }
-  void drop(EpError e);
-  bool next_home_line(HomeLine& l);
+  template <class Self>
+  static void wires(Self& self, const InnetEndpointInputs& in, Wires& w);
+  template <class Self>
+  static void pass(Self& self, const InnetEndpointInputs& in, Wires& w, bool last);
+  bool same_outputs(const Wires& a, const Wires& b) const;
+  template <class Self, class F>
+  static bool with_window(Self& self, unsigned page, F&& f);
+  // One pass over the blocks' inputs from the wires' present values.
+  void connect(const InnetEndpointInputs& in, Wires& w) const;
+  void outputs(const InnetEndpointInputs& in, const Wires& w, InnetEndpointOutputs& o) const;
+  // The composition's own state at the edge (the blocks are clocked in wires()).
+  void edge(const InnetEndpointInputs& in, const Wires& w);
 
   InnetEndpointParams p_;
   DmaCredit dc_;
-  EpWindowParams wp_;
-  EpWindow wb_;  // the translation windows (page 1)
-  EpWindowOutputs wbo_;
-  bool win_pending_ = false;  // a write to page 1 last cycle: its pulse is now
-  bool win_after_ = false;    // the window block was clocked last cycle
-  const EpWin* wt() const { return &wb_.core().window(0); }
-  LocalMemory mem_;
-  std::vector<uint8_t> count_, clen_;  // per flit: contributions, the line's flits
-  // Per counter of the DMA credit controller: the network range its request
-  // covers (a RESULT is matched to it by address).
-  struct CtrRange {
-    bool live = false;
-    uint64_t lo = 0, hi = 0;
-  };
-  std::vector<CtrRange> ctr_;
-  SlotQueue rspq_;
-  EpTxCore tx_;  // the transmit engine (its block: docs/blocks/ep_tx.md)
-  EpTxCoreInputs txi_;
-  std::deque<Wide> rxq_[2];  // [0] requests in, [1] responses in
-  unsigned rx_cap_ = 0;
-  std::deque<pkt::Header> resq_;  // results for the DMA credit controller
-  unsigned resq_cap_ = 4, resq_reserved_ = 0;
-  PullAns pull_;
-  Rx rx_;
-  std::deque<FinalLine> fin_;
-  uint64_t fin_head_seq_ = 0;
-  unsigned fin_cap_ = 4;
-  std::deque<HomeLine> homeq_;
-  uint64_t sweep_pending_ = 0;
-  uint32_t sweep_at_ = 0;
-  Home home_;
-  std::deque<DetLine> detq_;
-  unsigned detq_reserved_ = 0;
-  Det det_;
-  struct Send {
-    uint64_t local, net;
-    uint32_t flits;
-    uint8_t dst;
-  };
-  std::deque<Send> sendq_;
-  std::vector<uint64_t> win_rx_;
-  struct InFlight {
-    uint64_t due;
-    ReadTag tag;
-    Wide data;
-  };
-  std::deque<InFlight> inflight_;  // reads whose data are on their way
-  uint64_t now_ = 0;
-  unsigned ops_ = 0;  // memory operations issued in this cycle
-  unsigned fin_reserved_ = 0;
-  uint8_t node_ = 0;
-  InnetEndpointStats st_;
-  EpError last_err_ = EpError::none;
-  DmaCreditInputs dci_;
-  DmaCreditOutputs dco_;
+  EpWindow win_;
+  EpTx tx_;
+  EpCount cnt_;
+  EpRx rx_;
+  EpFinal fin_;
+  EpReq req_;
+  EpHome home_;
+  EpDet det_;
+  EpRspq rspq_;
+  EpMemArb arb_;
+  EpRes res_;
+  Fifo<Wide> inq_[2];  // 0: req_in, 1: rsp_in
+  Wires w_{};  // step()'s and clock()'s wires
 };
 
 }  // namespace t3

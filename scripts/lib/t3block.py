@@ -11,7 +11,7 @@ PARAM_LINE = re.compile(
 def blocks():
     """Every block: a folder hw/<block> with its description (<block>.yaml,
     as scripts/blockgen.py finds them; a model without one, such as
-    hw/innet_endpoint until its RTL comes, is not a block yet)."""
+    hw/ep_model, is not a block)."""
     hw = os.path.join(ROOT, "hw")
     return sorted(b for b in os.listdir(hw)
                   if os.path.exists(os.path.join(hw, b, b + ".yaml"))

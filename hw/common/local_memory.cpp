@@ -1,4 +1,4 @@
-#include "innet_endpoint/local_memory.h"
+#include "common/local_memory.h"
 
 #include <cstdio>
 #include <cstring>
