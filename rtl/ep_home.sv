@@ -134,11 +134,13 @@ module ep_home #(
 
   logic stray;
   logic bad;
+  logic lost;
   logic [16:0] pending;
   logic [STAT_W-1:0] stat_results;
   logic [STAT_W-1:0] stat_sweeps;
   logic [STAT_W-1:0] stat_strays;
   logic [STAT_W-1:0] stat_bad;
+  logic [STAT_W-1:0] stat_lost;
 
   // Register fields are as wide as the widest build allows; the core takes
   // the low bits of this build's widths (the PARAM_* registers tell firmware).
@@ -155,22 +157,26 @@ module ep_home #(
     .res_hdr_o, .idle_o,
     .stray_o        (stray),
     .bad_o          (bad),
+    .lost_o         (lost),
     .pending_o      (pending),
     .stat_results_o (stat_results),
     .stat_sweeps_o  (stat_sweeps),
     .stat_strays_o  (stat_strays),
-    .stat_bad_o     (stat_bad)
+    .stat_bad_o     (stat_bad),
+    .stat_lost_o    (stat_lost)
   );
 
   always_comb begin
     hw2reg.intr_state_stray_set = stray;
     hw2reg.intr_state_bad_set   = bad;
+    hw2reg.intr_state_lost_set  = lost;
     hw2reg.status_pending       = 17'(pending);
     hw2reg.status_idle          = idle_o;
     hw2reg.stat_results_count   = 32'(stat_results);
     hw2reg.stat_sweeps_count    = 32'(stat_sweeps);
     hw2reg.stat_strays_count    = 32'(stat_strays);
     hw2reg.stat_bad_count       = 32'(stat_bad);
+    hw2reg.stat_lost_count      = 32'(stat_lost);
     hw2reg.param_flit_w         = 10'(FLIT_W);
     hw2reg.param_max_len        = 5'(MAX_LEN);
     hw2reg.param_windows        = 5'(WINDOWS);

@@ -72,11 +72,13 @@ module ep_home_core #(
   output logic              idle_o,
   output logic              stray_o,
   output logic              bad_o,
+  output logic              lost_o,
   output logic [16:0]       pending_o,
   output logic [STAT_W-1:0] stat_results_o,
   output logic [STAT_W-1:0] stat_sweeps_o,
   output logic [STAT_W-1:0] stat_strays_o,
-  output logic [STAT_W-1:0] stat_bad_o
+  output logic [STAT_W-1:0] stat_bad_o,
+  output logic [STAT_W-1:0] stat_lost_o
 );
 
   localparam int unsigned FB_LOG = $clog2(FLIT_W / 8);
@@ -98,6 +100,9 @@ module ep_home_core #(
   logic [MAX_LEN-1:0] got_q;
   logic [FLIT_W-1:0] buf_q [MAX_LEN];
   logic [16:0]       pending_q;
+  // Sweep answers in a row that found nothing since a line last went to
+  // pending (up to COUNT_DEPTH: a round).
+  logic [16:0]       miss_q;
 
   // ---- the home queue and the result queue
   logic              hq_push, hq_pop, hq_full, res_push, res_full, res_room;
@@ -156,11 +161,13 @@ module ep_home_core #(
       end
     end
   end
-  logic s_whole;
+  logic s_whole, s_full, s_merging;
   /* verilator lint_off CMPCONST */  // the length's upper check, as home_ok's
-  assign s_whole = s_hit && cnt_rsp_code_i == 2'd0 && cnt_rsp_len_i != '0 && 32'(cnt_rsp_len_i) <= MAX_LEN &&
-                   !(merging_i && merge_line_i == sweep_at_q) && cnt_rsp_count_i == s_expected;
+  assign s_full    = s_hit && cnt_rsp_code_i == 2'd0 && cnt_rsp_len_i != '0 && 32'(cnt_rsp_len_i) <= MAX_LEN &&
+                     cnt_rsp_count_i == s_expected;
   /* verilator lint_on CMPCONST */
+  assign s_merging = merging_i && merge_line_i == sweep_at_q;
+  assign s_whole   = s_full && !s_merging;
 
   // ---- the line's window (START): the RESULT, the merge area, the copy
   /* verilator lint_off UNUSEDSIGNAL */  // a record's fields the home does not read
@@ -234,7 +241,7 @@ module ep_home_core #(
   assign res_push   = st_q == S_CLEAR && cnt_ready_i;
 
   // ---- status
-  logic [STAT_W-1:0] stat_results_q, stat_sweeps_q, stat_strays_q, stat_bad_q;
+  logic [STAT_W-1:0] stat_results_q, stat_sweeps_q, stat_strays_q, stat_bad_q, stat_lost_q;
   assign idle_o         = st_q == S_IDLE && !hq_valid && pending_q == '0 && !res_valid_o;
   assign pending_o      = pending_q;
   assign stat_results_o = stat_results_q;
@@ -244,6 +251,15 @@ module ep_home_core #(
 
   logic found;  // the sweep found a whole line this cycle
   assign found = st_q == S_SWEEP_WAIT && cnt_rsp_valid_i && s_whole;
+  // A round of the sweep with no line found gives the pending lines up:
+  // each one's counter or window changed under it (docs/blocks/ep_home.md,
+  // "The sweep gives up"). A line into pending starts the round again; one
+  // still merging (whole but for ep_rx's data) ends it.
+  logic to_pending, s_miss;
+  assign to_pending = home_i && home_ok && !(pending_q == '0 && hq_room);
+  assign s_miss     = st_q == S_SWEEP_WAIT && cnt_rsp_valid_i && !s_full;
+  assign lost_o     = s_miss && 32'(miss_q) + 1 >= COUNT_DEPTH && !to_pending;
+  assign stat_lost_o = stat_lost_q;
 
   always_ff @(posedge clk_i) begin
     if (!rst_ni) begin
@@ -255,8 +271,18 @@ module ep_home_core #(
       stat_sweeps_q  <= '0;
       stat_strays_q  <= '0;
       stat_bad_q     <= '0;
+      stat_lost_q    <= '0;
+      miss_q         <= '0;
     end else begin
-      pending_q <= pending_q + 17'(home_i && home_ok && !(pending_q == '0 && hq_room)) - 17'(found);
+      if (lost_o) begin
+        pending_q   <= '0;
+        miss_q      <= '0;
+        stat_lost_q <= stat_lost_q + STAT_W'(pending_q);
+      end else begin
+        pending_q <= pending_q + 17'(to_pending) - 17'(found);
+        if (to_pending || found || (st_q == S_SWEEP_WAIT && cnt_rsp_valid_i && s_full)) miss_q <= '0;
+        else if (s_miss) miss_q <= miss_q + 1'b1;
+      end
       if (stray_o) stat_strays_q <= stat_strays_q + 1'b1;
       if (bad_o) stat_bad_q <= stat_bad_q + 1'b1;
       if (md_valid_i && a_ok) begin

@@ -11,15 +11,19 @@ package ep_home_reg_pkg;
   typedef struct packed {
     logic intr_state_stray;  // W1C
     logic intr_state_bad;  // W1C
+    logic intr_state_lost;  // W1C
     logic intr_enable_stray;  // RW
     logic intr_enable_bad;  // RW
+    logic intr_enable_lost;  // RW
     logic intr_test_stray;  // W1P
     logic intr_test_bad;  // W1P
+    logic intr_test_lost;  // W1P
   } ep_home_reg2hw_t;
 
   typedef struct packed {
     logic intr_state_stray_set;
     logic intr_state_bad_set;
+    logic intr_state_lost_set;
     logic [16:0] status_pending;
     logic status_idle;
     logic [31:0] stat_results_count;
@@ -34,6 +38,7 @@ package ep_home_reg_pkg;
     logic [4:0] param_q_resq;
     logic [5:0] param_q_stat_w;
     logic [16:0] param_c_count_depth;
+    logic [31:0] stat_lost_count;
     logic busy;
   } ep_home_hw2reg_t;
 

@@ -32,7 +32,7 @@ module ep_home_reg_top (
   output logic        intr_o
 );
 
-  localparam int unsigned N = 11;
+  localparam int unsigned N = 12;
 
   // Decode and access rules: rtl/reg_apb.sv, shared by every register block.
   logic [N-1:0] hit;
@@ -40,9 +40,9 @@ module ep_home_reg_top (
   logic [31:0]  rdata;
   reg_apb #(
     .N       (N),
-    .OFFSETS ({12'h028, 12'h024, 12'h020, 12'h01C, 12'h018, 12'h014, 12'h010, 12'h00C, 12'h008, 12'h004, 12'h000}),
-    .RO_ONLY (11'b11111111000),
-    .LOCKED  (11'b00000000000)
+    .OFFSETS ({12'h02C, 12'h028, 12'h024, 12'h020, 12'h01C, 12'h018, 12'h014, 12'h010, 12'h00C, 12'h008, 12'h004, 12'h000}),
+    .RO_ONLY (12'b111111111000),
+    .LOCKED  (12'b000000000000)
   ) u_apb (
     .psel_i, .penable_i, .pwrite_i, .paddr_i, .pstrb_i, .pready_o, .pslverr_o, .prdata_o,
     .busy_i (hw2reg_i.busy),
@@ -54,19 +54,25 @@ module ep_home_reg_top (
   // ---------------------------------------------------------------- storage
   logic intr_state_stray_q;
   logic intr_state_bad_q;
+  logic intr_state_lost_q;
   logic intr_enable_stray_q;
   logic intr_enable_bad_q;
+  logic intr_enable_lost_q;
   logic intr_test_stray_q;
   logic intr_test_bad_q;
+  logic intr_test_lost_q;
 
   always_ff @(posedge clk_i) begin
     if (!rst_ni) begin
       intr_state_stray_q <= 1'd0;
       intr_state_bad_q <= 1'd0;
+      intr_state_lost_q <= 1'd0;
       intr_enable_stray_q <= 1'd0;
       intr_enable_bad_q <= 1'd0;
+      intr_enable_lost_q <= 1'd0;
       intr_test_stray_q <= 1'd0;
       intr_test_bad_q <= 1'd0;
+      intr_test_lost_q <= 1'd0;
     end else begin
       // A set event in the cycle of a clear leaves the bit set.
       intr_state_stray_q <= (intr_state_stray_q & ~((we && hit[0]) ? pwdata_i[0] : '0)) |
@@ -74,10 +80,15 @@ module ep_home_reg_top (
       // A set event in the cycle of a clear leaves the bit set.
       intr_state_bad_q <= (intr_state_bad_q & ~((we && hit[0]) ? pwdata_i[1] : '0)) |
           hw2reg_i.intr_state_bad_set | intr_test_bad_q;
+      // A set event in the cycle of a clear leaves the bit set.
+      intr_state_lost_q <= (intr_state_lost_q & ~((we && hit[0]) ? pwdata_i[2] : '0)) |
+          hw2reg_i.intr_state_lost_set | intr_test_lost_q;
       if (we && hit[1]) intr_enable_stray_q <= pwdata_i[0];
       if (we && hit[1]) intr_enable_bad_q <= pwdata_i[1];
+      if (we && hit[1]) intr_enable_lost_q <= pwdata_i[2];
       intr_test_stray_q <= (we && hit[2]) ? pwdata_i[0] : '0;
       intr_test_bad_q <= (we && hit[2]) ? pwdata_i[1] : '0;
+      intr_test_lost_q <= (we && hit[2]) ? pwdata_i[2] : '0;
     end
   end
 
@@ -89,8 +100,10 @@ module ep_home_reg_top (
     rdata = '0;
     rdata[0] = rdata[0] | ({1{hit[0]}} & intr_state_stray_q);
     rdata[1] = rdata[1] | ({1{hit[0]}} & intr_state_bad_q);
+    rdata[2] = rdata[2] | ({1{hit[0]}} & intr_state_lost_q);
     rdata[0] = rdata[0] | ({1{hit[1]}} & intr_enable_stray_q);
     rdata[1] = rdata[1] | ({1{hit[1]}} & intr_enable_bad_q);
+    rdata[2] = rdata[2] | ({1{hit[1]}} & intr_enable_lost_q);
     rdata[16:0] = rdata[16:0] | ({17{hit[3]}} & hw2reg_i.status_pending);
     rdata[24] = rdata[24] | ({1{hit[3]}} & hw2reg_i.status_idle);
     rdata[31:0] = rdata[31:0] | ({32{hit[4]}} & hw2reg_i.stat_results_count);
@@ -105,21 +118,25 @@ module ep_home_reg_top (
     rdata[20:16] = rdata[20:16] | ({5{hit[9]}} & hw2reg_i.param_q_resq);
     rdata[29:24] = rdata[29:24] | ({6{hit[9]}} & hw2reg_i.param_q_stat_w);
     rdata[16:0] = rdata[16:0] | ({17{hit[10]}} & hw2reg_i.param_c_count_depth);
+    rdata[31:0] = rdata[31:0] | ({32{hit[11]}} & hw2reg_i.stat_lost_count);
   end
 
   // ---------------------------------------------------------------- to the core
   assign reg2hw_o.intr_state_stray = intr_state_stray_q;
   assign reg2hw_o.intr_state_bad = intr_state_bad_q;
+  assign reg2hw_o.intr_state_lost = intr_state_lost_q;
   assign reg2hw_o.intr_enable_stray = intr_enable_stray_q;
   assign reg2hw_o.intr_enable_bad = intr_enable_bad_q;
+  assign reg2hw_o.intr_enable_lost = intr_enable_lost_q;
   assign reg2hw_o.intr_test_stray = intr_test_stray_q;
   assign reg2hw_o.intr_test_bad = intr_test_bad_q;
+  assign reg2hw_o.intr_test_lost = intr_test_lost_q;
 
-  assign intr_o = |({intr_state_stray_q, intr_state_bad_q} &
-                    {intr_enable_stray_q, intr_enable_bad_q});
+  assign intr_o = |({intr_state_stray_q, intr_state_bad_q, intr_state_lost_q} &
+                    {intr_enable_stray_q, intr_enable_bad_q, intr_enable_lost_q});
 
   // Write data bits that no writable field takes.
   logic unused_pwdata;
-  assign unused_pwdata = ^(pwdata_i & 32'hFFFFFFFC);
+  assign unused_pwdata = ^(pwdata_i & 32'hFFFFFFF8);
 
 endmodule

@@ -60,12 +60,14 @@ struct EpHomeGlue {
     EpHomeHw2Reg h;
     h.intr_state_stray_set = o.stray;
     h.intr_state_bad_set = o.bad;
+    h.intr_state_lost_set = o.lost;
     h.status_pending = uint32_t(o.pending);
     h.status_idle = o.idle;
     h.stat_results_count = uint32_t(o.stat.results);
     h.stat_sweeps_count = uint32_t(o.stat.sweeps);
     h.stat_strays_count = uint32_t(o.stat.strays);
     h.stat_bad_count = uint32_t(o.stat.bad);
+    h.stat_lost_count = uint32_t(o.stat.lost);
     h.param_flit_w = uint32_t(p.flit_w);
     h.param_max_len = uint32_t(p.max_len);
     h.param_windows = uint32_t(p.windows);

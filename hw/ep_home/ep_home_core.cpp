@@ -40,6 +40,17 @@ int EpHomeCore::awaited(const EpHomeCoreInputs& in) const {
   return i < issued_ && i < p_.max_len && !got_[i] ? int(i) : -1;
 }
 
+EpHomeCore::Swept EpHomeCore::swept(const EpHomeCoreInputs& in, int* win) const {
+  if (st_ != kSweepWait || !in.cnt_rsp_valid) return Swept::none;
+  const uint32_t at = sweep_at_;
+  const int w = home_of(in.tbl, at);
+  if (win) *win = w;
+  const bool whole = w >= 0 && in.cnt_rsp_code == 0 && len_ok(in.cnt_rsp_len) &&
+                     in.cnt_rsp_count == unpack_window(in.tbl, unsigned(w)).expected;
+  if (!whole) return Swept::miss;
+  return in.merging && in.merge_line == at ? Swept::merging : Swept::found;
+}
+
 EpHomeCoreOutputs EpHomeCore::eval(const EpHomeCoreInputs& in) const {
   EpHomeCoreOutputs o;
   o.hq_ready = hq_ready(in);
@@ -73,6 +84,7 @@ EpHomeCoreOutputs EpHomeCore::eval(const EpHomeCoreInputs& in) const {
   }
   o.stray = in.md_valid && awaited(in) < 0;
   o.bad = bad_in(in);
+  o.lost = gives_up(in);
   o.res_valid = resq_.valid();
   if (o.res_valid) o.res_hdr = resq_.rdata();
   o.idle = st_ == kIdle && !homeq_.valid() && pending_ == 0 && !resq_.valid();
@@ -86,7 +98,7 @@ void EpHomeCore::clock(const EpHomeCoreInputs& in) {
     homeq_.clock(false, false, Line{}, false);
     resq_.clock(false, false, Wide{}, false);
     st_ = kIdle;
-    pending_ = sweep_at_ = 0;
+    pending_ = sweep_at_ = miss_ = 0;
     res_resv_ = false;
     stat_ = EpHomeStats{};
     return;
@@ -97,6 +109,20 @@ void EpHomeCore::clock(const EpHomeCoreInputs& in) {
   // ep_rx gives none.
   bool hq_push = false;
   Line in_line;
+  // A round of the sweep with no line found: each pending line's counter
+  // or window changed under it (ep_home.md, "The sweep gives up"). A line
+  // into pending starts the round again; one still merging ends it.
+  int sw_win = -1;
+  const Swept sw = swept(in, &sw_win);
+  if (gives_up(in)) {
+    stat_.lost = (stat_.lost + pending_) & stat_mask_;
+    pending_ = 0;
+    miss_ = 0;
+  } else if (to_pending(in) || sw == Swept::found || sw == Swept::merging) {
+    miss_ = 0;
+  } else if (sw == Swept::miss) {
+    ++miss_;
+  }
   if (bad_in(in)) {
     bump(stat_.bad);  // refused, not queued (a line longer than the copy buffer would never finish)
   } else if (in.home) {
@@ -133,14 +159,10 @@ void EpHomeCore::clock(const EpHomeCoreInputs& in) {
     case kSweepWait: {
       if (!in.cnt_rsp_valid) break;
       const uint32_t at = sweep_at_;
-      const int w = home_of(in.tbl, at);
-      const bool merging = in.merging && in.merge_line == at;
-      const bool whole = w >= 0 && in.cnt_rsp_code == 0 && len_ok(in.cnt_rsp_len) && !merging &&
-                         in.cnt_rsp_count == unpack_window(in.tbl, unsigned(w)).expected;
       sweep_at_ = at + 1 == p_.count_depth ? 0 : at + 1;
       st_ = kIdle;
-      if (whole) {
-        win_ = uint32_t(w);
+      if (sw == Swept::found) {
+        win_ = uint32_t(sw_win);
         line_ = at;
         len_ = in.cnt_rsp_len;
         --pending_;

@@ -90,13 +90,14 @@ struct EpHomeDataOut {
 struct EpHomeCoreInputs : EpHomeDataIn {};
 
 struct EpHomeStats {
-  uint32_t results = 0, sweeps = 0, strays = 0, bad = 0;
+  uint32_t results = 0, sweeps = 0, strays = 0, bad = 0, lost = 0;
 };
 
 struct EpHomeCoreOutputs : EpHomeDataOut {
   bool stray = false;    // this cycle's answer was for no read awaited
   bool bad = false;      // this cycle's line in was refused: its length outside 1..MAX_LEN
   uint32_t pending = 0;  // lines whole that wait for the sweep
+  bool lost = false;     // this cycle the sweep gave up the pending lines (a round found none)
   EpHomeStats stat;
 };
 
@@ -132,6 +133,19 @@ class EpHomeCore {
   // The lowest home window (valid, not deterministic) whose counters hold
   // counter c, or -1: the sweep's lookup.
   int home_of(const EpWinTable& tbl, uint32_t c) const;
+  // The sweep's answer this cycle: a whole line found, one that would be
+  // but for ep_rx still merging it (a miss that is not final), or neither.
+  enum class Swept : uint8_t { none, found, merging, miss };
+  Swept swept(const EpHomeCoreInputs& in, int* win = nullptr) const;
+  // ep_rx's pulse goes to pending this cycle.
+  bool to_pending(const EpHomeCoreInputs& in) const {
+    return !bad_in(in) && in.home && !(pending_ == 0 && homeq_.count() < p_.home_q);
+  }
+  // This cycle's miss completes a round of COUNT_DEPTH misses with no line
+  // come in: the pending lines are given up (docs/blocks/ep_home.md).
+  bool gives_up(const EpHomeCoreInputs& in) const {
+    return swept(in) == Swept::miss && miss_ + 1 >= p_.count_depth && !to_pending(in);
+  }
 
   EpHomeParams p_;
   uint32_t stat_mask_, slot_mask_;
@@ -139,6 +153,7 @@ class EpHomeCore {
   Fifo<Line> homeq_;
   Fifo<Wide> resq_;
   uint32_t pending_ = 0, sweep_at_ = 0;
+  uint32_t miss_ = 0;  // sweep answers in a row that found nothing, since a line last went to pending
   uint32_t win_ = 0, line_ = 0, len_ = 0;
   Wide hdr_;
   uint64_t addr_ = 0, echo_addr_ = 0;

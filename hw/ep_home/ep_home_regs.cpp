@@ -6,14 +6,17 @@ namespace {
 const RegField k_intr_state[] = {
     {"stray", 0, 1, RegAccess::w1c, 0u},
     {"bad", 1, 1, RegAccess::w1c, 0u},
+    {"lost", 2, 1, RegAccess::w1c, 0u},
 };
 const RegField k_intr_enable[] = {
     {"stray", 0, 1, RegAccess::rw, 0u},
     {"bad", 1, 1, RegAccess::rw, 0u},
+    {"lost", 2, 1, RegAccess::rw, 0u},
 };
 const RegField k_intr_test[] = {
     {"stray", 0, 1, RegAccess::w1p, 0u},
     {"bad", 1, 1, RegAccess::w1p, 0u},
+    {"lost", 2, 1, RegAccess::w1p, 0u},
 };
 const RegField k_status[] = {
     {"pending", 0, 17, RegAccess::ro, 0u},
@@ -45,12 +48,15 @@ const RegField k_param_q[] = {
 const RegField k_param_c[] = {
     {"count_depth", 0, 17, RegAccess::ro, 0u},
 };
+const RegField k_stat_lost[] = {
+    {"count", 0, 32, RegAccess::ro, 0u},
+};
 }  // namespace
 
 const RegInfo EpHomeRegMap::kInfo[kCount] = {
-    {"intr_state", 0x000, false, k_intr_state, 2},
-    {"intr_enable", 0x004, false, k_intr_enable, 2},
-    {"intr_test", 0x008, false, k_intr_test, 2},
+    {"intr_state", 0x000, false, k_intr_state, 3},
+    {"intr_enable", 0x004, false, k_intr_enable, 3},
+    {"intr_test", 0x008, false, k_intr_test, 3},
     {"status", 0x00C, false, k_status, 2},
     {"stat_results", 0x010, false, k_stat_results, 1},
     {"stat_sweeps", 0x014, false, k_stat_sweeps, 1},
@@ -59,21 +65,26 @@ const RegInfo EpHomeRegMap::kInfo[kCount] = {
     {"param", 0x020, false, k_param, 3},
     {"param_q", 0x024, false, k_param_q, 4},
     {"param_c", 0x028, false, k_param_c, 1},
+    {"stat_lost", 0x02C, false, k_stat_lost, 1},
 };
 
 const EpHomeRegMap::Reg2HwMember EpHomeRegMap::kReg2Hw[] = {
     {0, 0, &EpHomeReg2Hw::intr_state_stray},
     {0, 1, &EpHomeReg2Hw::intr_state_bad},
+    {0, 2, &EpHomeReg2Hw::intr_state_lost},
     {1, 0, &EpHomeReg2Hw::intr_enable_stray},
     {1, 1, &EpHomeReg2Hw::intr_enable_bad},
+    {1, 2, &EpHomeReg2Hw::intr_enable_lost},
     {2, 0, &EpHomeReg2Hw::intr_test_stray},
     {2, 1, &EpHomeReg2Hw::intr_test_bad},
+    {2, 2, &EpHomeReg2Hw::intr_test_lost},
 };
 const unsigned EpHomeRegMap::kReg2HwCount = sizeof kReg2Hw / sizeof kReg2Hw[0];
 
 const EpHomeRegMap::Hw2RegMember EpHomeRegMap::kHw2Reg[] = {
     {0, 0, &EpHomeHw2Reg::intr_state_stray_set},
     {0, 1, &EpHomeHw2Reg::intr_state_bad_set},
+    {0, 2, &EpHomeHw2Reg::intr_state_lost_set},
     {3, 0, &EpHomeHw2Reg::status_pending},
     {3, 1, &EpHomeHw2Reg::status_idle},
     {4, 0, &EpHomeHw2Reg::stat_results_count},
@@ -88,6 +99,7 @@ const EpHomeRegMap::Hw2RegMember EpHomeRegMap::kHw2Reg[] = {
     {9, 2, &EpHomeHw2Reg::param_q_resq},
     {9, 3, &EpHomeHw2Reg::param_q_stat_w},
     {10, 0, &EpHomeHw2Reg::param_c_count_depth},
+    {11, 0, &EpHomeHw2Reg::stat_lost_count},
 };
 const unsigned EpHomeRegMap::kHw2RegCount = sizeof kHw2Reg / sizeof kHw2Reg[0];
 

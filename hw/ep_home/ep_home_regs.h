@@ -35,6 +35,7 @@ enum class EpHomeReg : unsigned {
   param = 8,  // 0x020
   param_q = 9,  // 0x024
   param_c = 10,  // 0x028
+  stat_lost = 11,  // 0x02C
 };
 
 // What the hardware reads: RW and W1C values, W1P pulses (1 for the one
@@ -42,10 +43,13 @@ enum class EpHomeReg : unsigned {
 struct EpHomeReg2Hw {
   uint32_t intr_state_stray = 0;  // W1C, 1 bit
   uint32_t intr_state_bad = 0;  // W1C, 1 bit
+  uint32_t intr_state_lost = 0;  // W1C, 1 bit
   uint32_t intr_enable_stray = 0;  // RW, 1 bit
   uint32_t intr_enable_bad = 0;  // RW, 1 bit
+  uint32_t intr_enable_lost = 0;  // RW, 1 bit
   uint32_t intr_test_stray = 0;  // W1P, 1 bit
   uint32_t intr_test_bad = 0;  // W1P, 1 bit
+  uint32_t intr_test_lost = 0;  // W1P, 1 bit
 };
 
 // What the hardware gives: RO values, W1C set events (bits to set), and
@@ -54,6 +58,7 @@ struct EpHomeReg2Hw {
 struct EpHomeHw2Reg {
   uint32_t intr_state_stray_set = 0;  // 1 bit
   uint32_t intr_state_bad_set = 0;  // 1 bit
+  uint32_t intr_state_lost_set = 0;  // 1 bit
   uint32_t status_pending = 0;  // 17 bits
   uint32_t status_idle = 0;  // 1 bit
   uint32_t stat_results_count = 0;  // 32 bits
@@ -68,12 +73,13 @@ struct EpHomeHw2Reg {
   uint32_t param_q_resq = 0;  // 5 bits
   uint32_t param_q_stat_w = 0;  // 6 bits
   uint32_t param_c_count_depth = 0;  // 17 bits
+  uint32_t stat_lost_count = 0;  // 32 bits
   bool busy = false;
 };
 
 // The tables (hw/common/regs.h's RegMapMembers says what each holds).
 struct EpHomeRegMap : RegMapMembers<EpHomeReg2Hw, EpHomeHw2Reg> {
-  static constexpr unsigned kCount = 11;
+  static constexpr unsigned kCount = 12;
   static const RegInfo kInfo[kCount];
   static constexpr int kIntrState = 0, kIntrEnable = 1, kIntrTest = 2;
   static const Reg2HwMember kReg2Hw[];
@@ -88,6 +94,8 @@ struct EpHomeRegs : RegsOf<EpHomeRegMap, EpHomeReg2Hw, EpHomeHw2Reg> {
     if (const uint32_t b = (h.intr_state_stray_set << 0) & 0x00000001u & ~rf.q(0))
       rf.hw_set(0, b);
     if (const uint32_t b = (h.intr_state_bad_set << 1) & 0x00000002u & ~rf.q(0))
+      rf.hw_set(0, b);
+    if (const uint32_t b = (h.intr_state_lost_set << 2) & 0x00000004u & ~rf.q(0))
       rf.hw_set(0, b);
     if (const uint32_t t = rf.pulses(Map::kIntrTest) & ~rf.q(Map::kIntrState)) rf.hw_set(Map::kIntrState, t);
   }

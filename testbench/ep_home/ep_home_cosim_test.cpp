@@ -114,6 +114,17 @@ EpWin a_window() {
   return w;
 }
 
+// The home queue filled (its first line held: the response queue not
+// ready) by lines for counter 1, then n lines for counter 2 gone to
+// pending.
+void overflow(Bench& b, unsigned n) {
+  b.window(0, a_window());
+  b.in().rq_ready = false;
+  b.pulse(1, 1);
+  for (unsigned k = 0; k < params().home_q; ++k) b.pulse(1, 1);
+  for (unsigned k = 0; k < n; ++k) b.pulse(2, 1);
+}
+
 TEST(EpHomeCosim, ALineIsSentAsAResultAndCopiedToDst) {
   Bench b;
   b.window(0, a_window());
@@ -154,11 +165,7 @@ TEST(EpHomeCosim, ALineIsSentAsAResultAndCopiedToDst) {
 
 TEST(EpHomeCosim, AFullQueueOverflowsToTheSweepWhichSkipsTheLineBeingMerged) {
   Bench b;
-  b.window(0, a_window());
-  b.in().rq_ready = false;  // the first line holds: the queue fills
-  b.pulse(1, 1);
-  for (unsigned k = 0; k < params().home_q; ++k) b.pulse(1, 1);
-  b.pulse(2, 1);  // the queue full: pending
+  overflow(b, 1);  // the queue full: line 2 pending
   b.run(2);
   EXPECT_EQ(b.read_reg(T3_EP_HOME_A_STATUS) & T3_EP_HOME_R_STATUS_PENDING_MASK, 1u);
   b.in().rq_ready = true;
@@ -175,6 +182,60 @@ TEST(EpHomeCosim, AFullQueueOverflowsToTheSweepWhichSkipsTheLineBeingMerged) {
   EXPECT_EQ(sweep_reads, 3u) << "line 0 in no window, line 1 being merged: skipped; line 2 found";
   EXPECT_EQ(b.read_reg(T3_EP_HOME_A_STAT_SWEEPS), 1u);
   EXPECT_EQ(b.read_reg(T3_EP_HOME_A_STATUS) & T3_EP_HOME_R_STATUS_PENDING_MASK, 0u);
+}
+
+// Lines gone to pending whose counters no longer hold them whole (their
+// window rewritten, their count cleared): the sweep reads every counter
+// once with nothing found and gives them up, counted and raised, and the
+// home is idle again. A line coming in meanwhile, or one seen whole but
+// still merging, starts the round again.
+TEST(EpHomeCosim, ARoundOfTheSweepWithNothingFoundGivesThePendingLinesUp) {
+  Bench b;
+  overflow(b, 2);
+  EXPECT_EQ(b.read_reg(T3_EP_HOME_A_STATUS) & T3_EP_HOME_R_STATUS_PENDING_MASK, 2u);
+  EXPECT_TRUE(b.write_reg(T3_EP_HOME_A_INTR_ENABLE, T3_EP_HOME_R_INTR_STATE_LOST_MASK));
+  b.answer_count = 0;  // no counter whole any more
+  b.answer_len = 1;
+  b.in().rq_ready = true;
+  b.auto_answer = true;
+  // The queued lines sent, then the sweep: a round of COUNT_DEPTH reads,
+  // three cycles each at most.
+  b.run(30 * (params().home_q + 2) + 3 * params().count_depth + 10);
+  EXPECT_EQ(b.read_reg(T3_EP_HOME_A_STATUS) & T3_EP_HOME_R_STATUS_PENDING_MASK, 0u);
+  EXPECT_EQ(b.read_reg(T3_EP_HOME_A_STAT_LOST), 2u) << "both pending lines given up";
+  EXPECT_EQ(b.read_reg(T3_EP_HOME_A_STAT_SWEEPS), 0u);
+  EXPECT_TRUE(b.out().intr);
+  EXPECT_TRUE(b.out().idle) << "the queued lines sent, nothing pending";
+  unsigned sweep_reads = 0;
+  for (const EpHomeOutputs& a : b.asks) sweep_reads += a.cnt_op == 0;
+  EXPECT_EQ(sweep_reads, params().count_depth) << "one round";
+}
+
+// A line going to pending in the cycle of a round's last barren answer
+// starts the round again: nothing is given up then, and the next round
+// gives up all three lines (none of them whole in the counters).
+TEST(EpHomeCosim, ALineComingAtTheRoundsLastAnswerStartsTheRoundAgain) {
+  Bench b;
+  overflow(b, 2);
+  b.answer_count = 0;
+  b.answer_len = 1;
+  b.in().rq_ready = true;
+  b.auto_answer = true;
+  auto sweep_reads = [&] {
+    unsigned n = 0;
+    for (const EpHomeOutputs& a : b.asks) n += a.cnt_op == 0;
+    return n;
+  };
+  const unsigned depth = params().count_depth;
+  for (unsigned i = 0; i < 30 * (params().home_q + 2) + 4 * depth && sweep_reads() < depth; ++i) b.cycle();
+  ASSERT_EQ(sweep_reads(), depth);
+  b.pulse(2, 1);  // the round's last answer comes in this cycle
+  EXPECT_EQ(b.read_reg(T3_EP_HOME_A_STAT_LOST), 0u);
+  EXPECT_EQ(b.read_reg(T3_EP_HOME_A_STATUS) & T3_EP_HOME_R_STATUS_PENDING_MASK, 3u);
+  b.run(3 * depth + 20);
+  EXPECT_EQ(b.read_reg(T3_EP_HOME_A_STAT_LOST), 3u);
+  EXPECT_EQ(b.read_reg(T3_EP_HOME_A_STATUS) & T3_EP_HOME_R_STATUS_PENDING_MASK, 0u);
+  EXPECT_TRUE(b.out().idle);
 }
 
 TEST(EpHomeCosim, AStrayAnswerIsIgnoredCountedAndRaised) {
@@ -196,9 +257,10 @@ TEST(EpHomeCosim, ConstrainedRandom) {
   auto u = [](uint64_t v) { return (unsigned long long)v; };
   std::printf("random: %llu cycles (seed %llu): %llu pulses (%llu to pending, at most %llu pending), %llu "
               "deterministic lines, %llu found by the sweep (%llu counters passed), %llu RESULTs sent, %llu "
-              "flits copied, %llu strays, %llu lines refused for their length\n",
+              "flits copied, %llu strays, %llu lines refused for their length, %llu rounds of the sweep gave "
+              "up\n",
               u(r.cycles), u(r.opt.seed), u(k.pulses), u(k.to_pending), u(k.max_pending), u(k.det_lines), u(k.swept),
-              u(k.missed), u(k.sent), u(k.copied), u(k.strays), u(k.bad));
+              u(k.missed), u(k.sent), u(k.copied), u(k.strays), u(k.bad), u(k.given_up));
   EXPECT_GT(k.sent, r.cycles / 500);
   EXPECT_GT(k.to_pending, 0u);
   EXPECT_GT(k.swept, 0u);

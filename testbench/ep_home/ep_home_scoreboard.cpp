@@ -27,8 +27,9 @@ void EpHomeScoreboard::reset() {
   resq_.clear();
   pending_ = 0;
   sweep_at_ = 0;
+  barren_ = 0;
   res_resv_ = false;
-  results_ = sweeps_ = strays_ = bad_ = 0;
+  results_ = sweeps_ = strays_ = bad_ = lost_ = 0;
 }
 
 std::optional<std::string> EpHomeScoreboard::observe(const EpHomeInputs& in, const EpHomeOutputs& out) {
@@ -47,6 +48,7 @@ std::optional<std::string> EpHomeScoreboard::observe(const EpHomeInputs& in, con
       case EpHomeReg::stat_sweeps: return uint32_t(sweeps_ & sm);
       case EpHomeReg::stat_strays: return uint32_t(strays_ & sm);
       case EpHomeReg::stat_bad: return uint32_t(bad_ & sm);
+      case EpHomeReg::stat_lost: return uint32_t(lost_ & sm);
       case EpHomeReg::param: return p_.flit_w | p_.max_len << 16 | p_.windows << 24;
       case EpHomeReg::param_q: return p_.slots | p_.home_q << 8 | p_.resq << 16 | p_.stat_w << 24;
       case EpHomeReg::param_c: return p_.count_depth;
@@ -96,6 +98,7 @@ std::optional<std::string> EpHomeScoreboard::observe(const EpHomeInputs& in, con
   auto len_ok = [&](uint32_t len) { return len >= 1 && len <= p_.max_len; };
   const bool bad = in.home ? !len_ok(in.home_len) : in.hq_valid && room && !len_ok(in.hq_len);
   std::optional<Line> push;
+  bool went_pending = false, lost = false;
   if (bad) {
     ++bad_;
     ++n_.bad;
@@ -106,6 +109,7 @@ std::optional<std::string> EpHomeScoreboard::observe(const EpHomeInputs& in, con
     } else {
       ++pending_;  // the sweep finds it
       ++n_.to_pending;
+      went_pending = true;
     }
   } else if (in.hq_valid && room) {
     push = Line{in.hq_win, in.hq_line, in.hq_len};
@@ -145,8 +149,8 @@ std::optional<std::string> EpHomeScoreboard::observe(const EpHomeInputs& in, con
             uint64_t(sweep_at_) < uint64_t(x.count_base) + x.bytes / fb)
           w = int(i);
       }
-      const bool whole = w >= 0 && in.cnt_rsp_code == 0 && len_ok(in.cnt_rsp_len) && in.cnt_rsp_count == x.expected &&
-                         !(in.merging && in.merge_line == sweep_at_);
+      const bool full = w >= 0 && in.cnt_rsp_code == 0 && len_ok(in.cnt_rsp_len) && in.cnt_rsp_count == x.expected;
+      const bool whole = full && !(in.merging && in.merge_line == sweep_at_);
       ph_ = kIdle;
       if (whole) {
         l_ = Line{uint32_t(w), sweep_at_, in.cnt_rsp_len};
@@ -156,6 +160,18 @@ std::optional<std::string> EpHomeScoreboard::observe(const EpHomeInputs& in, con
         ph_ = kStart;
       } else {
         ++n_.missed;
+      }
+      // A line seen whole (found, or still merging) starts the round again;
+      // so does a line gone to pending in this cycle (below). Otherwise a
+      // round of COUNT_DEPTH barren reads gives up the pending lines.
+      if (full) {
+        barren_ = 0;
+      } else if (++barren_ >= p_.count_depth && !went_pending) {
+        lost = true;
+        lost_ += pending_;
+        ++n_.given_up;
+        pending_ = 0;
+        barren_ = 0;
       }
       sweep_at_ = (sweep_at_ + 1) % p_.count_depth;
       break;
@@ -212,11 +228,13 @@ std::optional<std::string> EpHomeScoreboard::observe(const EpHomeInputs& in, con
   if (pop) homeq_.pop_front();
   if (push) homeq_.push_back(*push);
   if (res_push) resq_.push_back(hdr_);
+  if (went_pending) barren_ = 0;
   pending_ &= 0x1FFFF;
   n_.max_pending = std::max(n_.max_pending, pending_);
   if (homeq_.size() > p_.home_q || resq_.size() > p_.resq) err << "a queue past its depth; ";
   regs_.set_event(unsigned(EpHomeReg::intr_state), (stray ? T3_EP_HOME_R_INTR_STATE_STRAY_MASK : 0) |
-                                                       (bad ? T3_EP_HOME_R_INTR_STATE_BAD_MASK : 0));
+                                                       (bad ? T3_EP_HOME_R_INTR_STATE_BAD_MASK : 0) |
+                                                       (lost ? T3_EP_HOME_R_INTR_STATE_LOST_MASK : 0));
   regs_.edge();
   if (err.tellp() == 0) return std::nullopt;
   return err.str();

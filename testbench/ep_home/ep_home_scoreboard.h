@@ -32,7 +32,7 @@ class EpHomeScoreboard {
   // What the traffic reached.
   struct Counts {
     uint64_t pulses = 0, to_pending = 0, det_lines = 0, swept = 0, missed = 0, sent = 0, copied = 0, strays = 0,
-             bad = 0;
+             bad = 0, given_up = 0;
     uint64_t max_pending = 0;
   };
   const Counts& counts() const { return n_; }
@@ -54,13 +54,17 @@ class EpHomeScoreboard {
   std::deque<Wide> resq_;
   uint64_t pending_ = 0;
   uint32_t sweep_at_ = 0;
+  // Counters the sweep has read and found nothing in since a line last
+  // went to pending or was found (or seen whole but still merging): a
+  // whole round of them gives the pending lines up.
+  uint64_t barren_ = 0;
   Line l_{};
   Wide hdr_;
   uint64_t merge_ = 0, dst_ = 0;  // the line's first flit in each
   bool copy_ = false, res_resv_ = false;
   uint32_t first_ = 0, issued_ = 0, back_ = 0, copied_ = 0;
   std::vector<bool> answered_;
-  uint64_t results_ = 0, sweeps_ = 0, strays_ = 0, bad_ = 0;  // unbounded
+  uint64_t results_ = 0, sweeps_ = 0, strays_ = 0, bad_ = 0, lost_ = 0;  // unbounded
   Counts n_;
 };
 
