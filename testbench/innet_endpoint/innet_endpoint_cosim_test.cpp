@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstring>
 #include <deque>
 #include <random>
 #include <sstream>
@@ -415,6 +416,69 @@ TEST(InnetEndpoint, AResultIsWrittenAndCompletesItsRequest) {
   ASSERT_EQ(b.completions().size(), 1u);
   EXPECT_EQ(b.completions()[0].status, 0u);
   EXPECT_EQ(b.completions()[0].tag, 5u);
+}
+
+// Two PARTIALs of a line at its home: the first stored into the merge
+// area, the second added (fp32 lanes), the line whole, sent as a RESULT
+// from this GPU with the sum, copied to dst; its last flit leaves once
+// the counter is cleared, and the line can be merged again.
+TEST(InnetEndpoint, TwoPartialsAtTheHomeLeaveAsOneResultWithTheirSum) {
+  Bench b(5);
+  EpWin w;
+  w.valid = true;
+  w.home = true;
+  w.dtype = 2;
+  w.expected = 2;
+  w.net_base = 0x40000;
+  w.bytes = uint32_t(std::min<uint64_t>(16, params().count_depth) * fb());
+  w.src = 0x1000;
+  w.dst = 0x8000;
+  w.merge = 0x10000;
+  b.set_window(0, w);
+  const unsigned len = std::min(2u, params().max_len);
+  auto fp32 = [&](float base, unsigned i) {
+    Wide d;
+    for (unsigned lsb = 0; lsb < params().flit_w; lsb += 32) {
+      const float v = base + float(i) + float(lsb / 32);
+      uint32_t bits;
+      std::memcpy(&bits, &v, 4);
+      d.set_lane(lsb, 32, bits);
+    }
+    return d;
+  };
+  for (unsigned round = 0; round < 2; ++round) {
+    for (unsigned k = 0; k < 2; ++k) {
+      Packet p;
+      p.h.op = uint8_t(Op::partial);
+      p.h.addr = w.net_base + fb();
+      p.h.len = uint8_t(len);
+      p.h.count = 1;
+      p.h.dtype = 2;
+      p.h.src = uint8_t(k);
+      p.h.dst = kNode;
+      for (unsigned i = 0; i < len; ++i) p.data.push_back(fp32(k ? 100.0f : 1.0f, i + round));
+      b.send(1, p);
+    }
+    b.drain(5000);
+    ASSERT_EQ(b.sent(1).size(), round + 1u) << "one RESULT on the response stream";
+    const Packet& r = b.sent(1)[round];
+    EXPECT_EQ(r.h.op, uint8_t(Op::result));
+    EXPECT_EQ(r.h.src, kNode);
+    EXPECT_EQ(r.h.addr, w.net_base + fb());
+    EXPECT_EQ(r.h.count, 2u);
+    ASSERT_EQ(r.data.size(), len);
+    for (unsigned i = 0; i < len; ++i) {
+      Wide sum;
+      for (unsigned lsb = 0; lsb < params().flit_w; lsb += 32) {
+        const float v = 1.0f + 100.0f + 2.0f * (float(i + round) + float(lsb / 32));
+        uint32_t bits;
+        std::memcpy(&bits, &v, 4);
+        sum.set_lane(lsb, 32, bits);
+      }
+      EXPECT_EQ(r.data[i], sum) << "round " << round << " flit " << i;
+      EXPECT_EQ(b.memory().mem().read(w.dst + (1 + i) * fb()), sum) << "the copy to dst";
+    }
+  }
 }
 
 // Random traffic: windows of every kind programmed through the registers,
