@@ -212,13 +212,16 @@ InnetEndpoint::InnetEndpoint(const InnetEndpointParams& params)
       rspq_(p_.ep_rspq()),
       arb_(p_.ep_mem_arb()),
       res_(p_.ep_res()),
+      wd_{unsigned(p_.arb_tag_w()),         unsigned(p_.ep_count().line_w()), unsigned(p_.ep_count().len_w()),
+          unsigned(p_.ep_rspq().slot_w()),  unsigned(p_.ep_tx().tag_w()),     unsigned(p_.ep_final().tag_w()),
+          unsigned(p_.ep_det().tag_w())},
       inq_{Fifo<Wide>(p_.in_depth), Fifo<Wide>(p_.in_depth)} {}
 
 // Every block's inputs from the wires' present values: the composition's
 // glue (rtl/innet_endpoint.sv has the same).
 void InnetEndpoint::connect(const InnetEndpointInputs& in, Wires& w) const {
   const InnetEndpointParams& p = p_;
-  const unsigned fw = p.flit_w, tw = unsigned(p.arb_tag_w());
+  const unsigned fw = p.flit_w, tw = wd_.arb_tag;
   auto apb = [&](InnetEndpointWindow b, ApbRequest& a) { window_request(in.apb, unsigned(b), a); };
   const uint32_t grant = w.arb_o.rq_ready, cgrant = w.cnt_o.req_ready;
   auto md = [&](EpMemPort mp, bool& v, auto& tag, Wide& data, unsigned bits) {
@@ -264,7 +267,7 @@ void InnetEndpoint::connect(const InnetEndpointInputs& in, Wires& w) const {
   tx.cp_flits = in.cp_flits;
   tx.cp_dst = in.cp_dst;
   tx.mr_ready = bit(grant, port(EpMemPort::tx_r));
-  md(EpMemPort::tx_r, tx.md_valid, tx.md_tag, tx.md_data, unsigned(p.ep_tx().tag_w()));
+  md(EpMemPort::tx_r, tx.md_valid, tx.md_tag, tx.md_data, wd_.tx_tag);
   tx.req_out_ready = in.req_out_ready;
 
   // The counters: rx, the request receiver, the home's CLEAR, the home's
@@ -272,7 +275,7 @@ void InnetEndpoint::connect(const InnetEndpointInputs& in, Wires& w) const {
   EpCountInputs& c = w.cnt;
   c.rst_n = in.rst_n;
   apb(InnetEndpointWindow::ep_count, c.apb);
-  const unsigned lw = unsigned(p.ep_count().line_w()), nw = 8, ew = unsigned(p.ep_count().len_w());
+  const unsigned lw = wd_.line, nw = 8, ew = wd_.len;
   const bool clear = w.home_o.cnt_op == 2;
   c.req_valid = uint32_t(w.rx_o.cnt_valid) | uint32_t(w.req_o.cnt_valid) << 1 |
                 uint32_t(w.home_o.cnt_valid && clear) << 2 | uint32_t(w.home_o.cnt_valid && !clear) << 3;
@@ -309,7 +312,7 @@ void InnetEndpoint::connect(const InnetEndpointInputs& in, Wires& w) const {
   fin.fin_dst = w.rx_o.fin_dst;
   fin.fin_hdr = w.rx_o.fin_hdr;
   fin.mr_ready = bit(grant, port(EpMemPort::final_r));
-  md(EpMemPort::final_r, fin.md_valid, fin.md_tag, fin.md_data, unsigned(p.ep_final().tag_w()));
+  md(EpMemPort::final_r, fin.md_valid, fin.md_tag, fin.md_data, wd_.fin_tag);
   fin.mw_ready = bit(grant, port(EpMemPort::final_w));
   fin.res_ready = w.res_o.fin_ready;
 
@@ -340,7 +343,7 @@ void InnetEndpoint::connect(const InnetEndpointInputs& in, Wires& w) const {
   det.det_line = w.req_o.det_line;
   det.det_len = w.req_o.det_len;
   det.mr_ready = bit(grant, port(EpMemPort::det_r));
-  md(EpMemPort::det_r, det.md_valid, det.md_tag, det.md_data, unsigned(p.ep_det().tag_w()));
+  md(EpMemPort::det_r, det.md_valid, det.md_tag, det.md_data, wd_.det_tag);
   det.mw_ready = bit(grant, port(EpMemPort::det_w));
   det.hq_ready = w.home_o.hq_ready;
 
@@ -367,7 +370,7 @@ void InnetEndpoint::connect(const InnetEndpointInputs& in, Wires& w) const {
   h.rq_ready = w.rspq_o.hrq_ready;
   h.rq_slot = w.rspq_o.hrq_slot;
   h.mr_ready = bit(grant, port(EpMemPort::home_r));
-  md(EpMemPort::home_r, h.md_valid, h.md_tag, h.md_data, unsigned(p.ep_home().slot_w()));
+  md(EpMemPort::home_r, h.md_valid, h.md_tag, h.md_data, wd_.slot);
   h.mw_ready = bit(grant, port(EpMemPort::home_w));
   h.res_ready = w.res_o.home_ready;
 
@@ -384,7 +387,7 @@ void InnetEndpoint::connect(const InnetEndpointInputs& in, Wires& w) const {
   q.prq_hdr = w.req_o.rq_hdr;
   q.prq_len = w.req_o.rq_len;
   q.hrel = bit(cgrant, 2);
-  const unsigned sw = unsigned(p.ep_rspq().slot_w());
+  const unsigned sw = wd_.slot;
   md(EpMemPort::home_r, q.hmd_valid, q.hmd_tag, q.hmd_data, sw);
   md(EpMemPort::req_r, q.pmd_valid, q.pmd_tag, q.pmd_data, sw);
   q.rsp_out_ready = in.rsp_out_ready;

@@ -229,6 +229,12 @@ class InnetEndpoint {
   EpRspq rspq_;
   EpMemArb arb_;
   EpRes res_;
+  // The wires' widths, worked out from the parameters once: connect() runs
+  // several times a cycle.
+  struct Widths {
+    unsigned arb_tag, line, len, slot, tx_tag, fin_tag, det_tag;
+  };
+  Widths wd_;
   Fifo<Wide> inq_[2];  // 0: req_in, 1: rsp_in
   Wires w_{};  // step()'s and clock()'s wires
 };

@@ -18,7 +18,7 @@ namespace t3 {
 class EpLaneMemory {
  public:
   EpLaneMemory(const InnetEndpointParams& p, unsigned latency)
-      : p_(p), lat_(latency), mem_(p.mem_bytes, p.flit_w), due_(latency) {}
+      : p_(p), mem_(p.mem_bytes, p.flit_w), due_(latency) {}
 
   LocalMemory& mem() { return mem_; }
   const LocalMemory& mem() const { return mem_; }
@@ -77,7 +77,6 @@ class EpLaneMemory {
     EpMemArbLaneFlits data;
   };
   InnetEndpointParams p_;
-  unsigned lat_;
   LocalMemory mem_;
   std::deque<Answers> due_;
   uint64_t reads_ = 0, writes_ = 0, adds_ = 0;
