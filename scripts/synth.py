@@ -242,16 +242,7 @@ def synthesize(block, params, opts, index):
     mems = "%s $paramod*\\%s" % (MEM_MODULE, MEM_MODULE)  # t3_mem as derived with parameters
     ys = os.path.join(work, "synth.ys")
     with open(ys, "w") as f:
-        # Packages first: a module that imports one needs it read before.
-        for src in sorted(glob.glob(os.path.join(ROOT, "rtl", "*.sv")),
-                          key=lambda p: (not p.endswith("_pkg.sv"), p)):
-            f.write("read_verilog -sv %s\n" % src)
-        # Every parameter set, defaults too: a configuration is then always
-        # elaborated the same way, and ABC, sensitive to the netlist's order,
-        # gives it the same figures whichever command names it.
-        f.write("chparam %s %s\n" % (" ".join("-set %s %d" % kv for kv in sorted(full.items())), block))
-        # A top derived with parameters is named $paramod\<block>\...; its name back.
-        f.write("hierarchy -top %s\nrename -top %s\n" % (block, block))
+        f.write(read_rtl(block, full))
         # Every module is flattened into the block but the storage wrapper,
         # whose cells are then counted apart (stat below).
         f.write("setattr -mod -set keep_hierarchy 1 %s\n" % mems)
@@ -577,6 +568,42 @@ def write_docs(a, rows, plots, minutes):
         update_doc("sweep:%s" % block, "\n".join(body), "### %s" % block)
 
 
+def read_rtl(block, full):
+    """The yosys commands that read the RTL and elaborate the block at the
+    parameters `full` (every one set), its top renamed back to the block."""
+    lines = []
+    # Packages first: a module that imports one needs it read before.
+    for src in sorted(glob.glob(os.path.join(ROOT, "rtl", "*.sv")),
+                      key=lambda p: (not p.endswith("_pkg.sv"), p)):
+        lines.append("read_verilog -sv %s" % src)
+    # Every parameter set, defaults too: a configuration is then always
+    # elaborated the same way, and ABC, sensitive to the netlist's order,
+    # gives it the same figures whichever command names it.
+    lines.append("chparam %s %s" % (" ".join("-set %s %d" % kv for kv in sorted(full.items())), block))
+    # A top derived with parameters is named $paramod\<block>\...; its name back.
+    lines.append("hierarchy -check -top %s\nrename -top %s" % (block, block))
+    return "\n".join(lines) + "\n"
+
+
+def elaborate_only(block, params, opts):
+    """yosys reads and elaborates the block at the parameters and turns its
+    processes into cells; fails on a latch or a problem `check` finds. No
+    mapping, no figures: the quick test of a composition's glue."""
+    full = {p["name"]: p["default"] for p in t3block.params(block)}
+    full.update(params)
+    work = os.path.join(opts.out, block + "_elaborate")
+    os.makedirs(work, exist_ok=True)
+    ys = os.path.join(work, "elaborate.ys")
+    with open(ys, "w") as f:
+        f.write(read_rtl(block, full))
+        f.write("proc\ncheck -assert\nselect -assert-none t:$dlatch* t:$_DLATCH*\n")
+    t0 = time.time()
+    run(["yosys", "-q", "-l", os.path.join(work, "yosys.log"), ys], os.path.join(work, "yosys.out"),
+        opts.timeout, "yosys")
+    print("%s %s: elaborated by yosys, processes without a latch, check clean (%.0f s)"
+          % (block, label(block, full), time.time() - t0))
+
+
 def main():
     blocks = known_blocks()
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -603,6 +630,9 @@ def main():
     ap.add_argument("--sram-density", type=float, default=round(SRAM_DENSITY, 1), metavar="UM2",
                     help="SRAM macro area a bit in um^2 for the 'with SRAM' column (default %.1f: "
                          "%s)" % (SRAM_DENSITY, SRAM_MACRO))
+    ap.add_argument("--elaborate", action="store_true",
+                    help="only read and elaborate the RTL with yosys and check it (no latch, "
+                         "`check` clean): no mapping, no timing, no table")
     ap.add_argument("--dry-run", action="store_true",
                     help="list the configurations and their storage bits, check that the RTL "
                          "takes them, and stop")
@@ -640,6 +670,13 @@ def main():
         why = elaborates(b, c)
         if why:
             fail("rtl/%s.sv refuses %s: %s" % (b, c, why))
+    if a.elaborate:
+        if a.update_doc:
+            fail("--elaborate makes no figures to write; drop --update-doc")
+        a.out = os.path.abspath(a.out)
+        for b, c in jobs:
+            elaborate_only(b, c, a)
+        return
     if a.dry_run:
         for b, c in jobs:
             full = {p["name"]: p["default"] for p in t3block.params(b)}

@@ -81,8 +81,9 @@ struct Rig {
 
 // Random inputs on every port (a stand-in for traffic: headers of every
 // kind, requests, copies, readies), and at each cycle the passes the wires
-// take to settle: never more than eval() and step() run.
-TEST(InnetEndpoint, TheWiresSettleWithinThePassesRun) {
+// take to settle: a few, well inside the bound past which eval() and
+// step() call it a combinational loop.
+TEST(InnetEndpoint, TheWiresSettle) {
   Rig r;
   std::mt19937_64 rng(7);
   auto u = [&] { return std::uniform_real_distribution<double>(0, 1)(rng); };
@@ -138,12 +139,14 @@ TEST(InnetEndpoint, TheWiresSettleWithinThePassesRun) {
     r.mem.drive(in);
     const unsigned n = r.e.settle_passes(in);
     most = std::max(most, n);
-    ASSERT_LE(n, InnetEndpoint::kPasses) << "cycle " << c;
+    ASSERT_LT(n, InnetEndpoint::kMostPasses) << "cycle " << c;
     InnetEndpointOutputs o;
     r.e.step(in, o);
     r.mem.after(in, o);
   }
-  EXPECT_GE(most, 2u) << "no cycle had a wire that needed a second pass: the check checks nothing";
+  // A cycle whose second pass evaluated a block again (its inputs moved)
+  // runs a third that changes nothing.
+  EXPECT_GE(most, 3u) << "no cycle had a wire that needed a second pass: the check checks nothing";
 }
 
 // eval() gives what step() gives, and changes nothing.

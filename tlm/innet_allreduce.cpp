@@ -137,7 +137,7 @@ AllReduceReport run_all_reduce(InnetFabric& f, const AllReduceSpec& s, const std
   // The endpoint driver: each GPU's window, its DMA credit controller's
   // limits, its buffer.
   for (unsigned g = 0; g < c.gpus; ++g) {
-    EpModel& e = f.ep(g);
+    FabricGpu& e = f.ep(g);
     EpWin w = all_reduce_window(s.net_base, s.bytes, l.src, l.dst, l.merge, c.gpus, s.dtype, g == s.home);
     w.det = s.deterministic && w.home;
     w.stage = l.stage;
@@ -202,13 +202,14 @@ AllReduceReport run_all_reduce(InnetFabric& f, const AllReduceSpec& s, const std
   out.assign(c.gpus, std::vector<uint8_t>(s.bytes));
   static const char* kStatus[] = {"OK", "TIMEOUT", "NO_CREDIT", "BAD_LEN", "BAD_RED_OP", "BAD_DTYPE", "BAD_ADDR", "?"};
   for (unsigned g = 0; g < c.gpus; ++g) {
-    const EpModel& e = f.ep(g);
+    const FabricGpu& e = f.ep(g);
     e.memory().dump(l.dst, out[g].data(), s.bytes);
     for (const FabricCpl& k : f.completions(g))
       if (k.status != 0) r.errors.push_back("gpu" + std::to_string(g) + ": completion " + kStatus[k.status & 7]);
-    if (e.stats().dropped)
-      r.errors.push_back("gpu" + std::to_string(g) + ": dropped " + std::to_string(e.stats().dropped) + " packets (last: " +
-                         name(e.last_error()) + ")");
+    if (!e.errors().empty()) r.errors.push_back("gpu" + std::to_string(g) + ": " + e.errors());
+    if (e.stats().home_lost)
+      r.errors.push_back("gpu" + std::to_string(g) + ": its home gave up " + std::to_string(e.stats().home_lost) +
+                         " lines (ep_home STAT_LOST)");
     uint32_t strays = 0, bad = 0;
     e.tlm_read(T3_DMA_CREDIT_A_STAT_STRAYS, strays);
     e.tlm_read(T3_DMA_CREDIT_A_STAT_BAD_RES, bad);

@@ -48,7 +48,7 @@ struct AllReduceReport {
   std::vector<std::string> errors;  // a completion not OK, a GPU that dropped a packet, a run out of time
   // The switch's reduction table and each GPU's endpoint.
   uint32_t completions = 0, evict_lru = 0, evict_timeout = 0, allocs = 0, pull_passed = 0, bypasses = 0;
-  std::vector<EpModelStats> ep;
+  std::vector<FabricGpuStats> ep;
   std::vector<uint64_t> up_flits, down_flits;  // per GPU link, both classes
   std::vector<std::string> setup;  // the register writes of the set-up, in order ("block+offset = value")
 };

@@ -190,7 +190,7 @@ bool run_one(InnetFabric& f, const AllReduceOptions& o, const std::string& mode,
   std::printf("|---|---|---|---|---|---|---|---|---|---|---|\n");
   uint64_t moved = 0;
   for (unsigned g = 0; g < o.gpus; ++g) {
-    const EpModelStats& e = r.ep[g];
+    const FabricGpuStats& e = r.ep[g];
     moved += (r.up_flits[g] + r.down_flits[g]) * (c.sw.flit_w / 8);
     std::printf("| %u | %llu | %llu | %llu | %llu | %llu | %llu | %llu | %llu | %llu | %llu |\n", g,
                 static_cast<unsigned long long>(r.up_flits[g]), static_cast<unsigned long long>(r.down_flits[g]),

@@ -21,6 +21,7 @@ void InnetFabricConfig::validate() const {
   }
   for (unsigned s = 0; s < switches(); ++s) switch_params(s).validate();
   ep.validate();
+  if (mem_lat < 1 || mem_lat > 1000) bad("mem_lat", mem_lat, "1..1000 cycles");
   if (link_lat < 1 || link_lat > 10000) bad("link_lat", link_lat, "1..10000 cycles");
   if (link_cycles < 1 || link_cycles > 64) bad("link_cycles", link_cycles, "1..64 cycles a flit");
   if (ep.flit_w != sw.flit_w) bad("ep.flit_w", ep.flit_w, std::to_string(sw.flit_w) + " (the switch's FLIT_W)");
@@ -90,7 +91,7 @@ InnetFabric::InnetFabric(const InnetFabricConfig& cfg, std::unique_ptr<FabricSwi
     ports_.emplace_back(cfg_.switch_params(s).ports);
   }
   for (unsigned g = 0; g < cfg_.gpus; ++g) {
-    ep_.push_back(std::make_unique<EpModel>(cfg_.ep));
+    ep_.push_back(std::make_unique<FabricGpu>(cfg_.ep, cfg_.mem_lat));
     ep_.back()->set_node(uint8_t(g));
     Port& p = ports_[cfg_.gpu_switch(g)][cfg_.gpu_port(g)];
     gpu_up_.push_back(p.in = add_link());
@@ -129,6 +130,16 @@ void InnetFabric::reset(unsigned cycles) {
     cpl_pending_[g] = 0;
     cpl_wait_[g] = 0;
   }
+  unconnected_ = 0;
+  auto all_idle = [&] {
+    for (const auto& e : ep_)
+      if (!e->idle()) return false;
+    return true;
+  };
+  const unsigned walk = cfg_.ep.count_depth + 8;
+  for (unsigned i = 0; i < walk && !all_idle(); ++i) step();
+  if (!all_idle())
+    throw std::logic_error("innet_fabric: an endpoint is not idle " + std::to_string(walk) + " cycles after reset");
   unconnected_ = 0;
 }
 
@@ -191,8 +202,8 @@ void InnetFabric::step() {
     }
   }
   for (unsigned g = 0; g < cfg_.gpus; ++g) {
-    EpModelInputs& e = ei_[g];
-    e = EpModelInputs{};
+    InnetEndpointInputs& e = ei_[g];
+    e = InnetEndpointInputs{};
     e.rst_n = !rst_;
     if (!cmdq_[g].empty()) {
       const FabricCmd& c = cmdq_[g].front();
@@ -239,8 +250,8 @@ void InnetFabric::step() {
   }
   sw_idle_ = moved ? 0 : sw_idle_ + 1;
   for (unsigned g = 0; g < cfg_.gpus; ++g) {
-    const EpModelInputs& e = ei_[g];
-    const EpModelOutputs& o = eo_[g];
+    const InnetEndpointInputs& e = ei_[g];
+    const InnetEndpointOutputs& o = eo_[g];
     FabricLink& up = links_[gpu_up_[g]];
     FabricLink& down = links_[gpu_down_[g]];
     if (e.cmd_valid && o.cmd_ready) cmdq_[g].pop_front();

@@ -1,8 +1,9 @@
 // N GPUs on in-network reduction switches, cycle by cycle (issue 22, "The
 // fabric, with real data"): one switch, or two levels (leaf switches of
 // GPUs under one spine); the switches' and the endpoints' cycle models
-// (hw/innet_switch; hw/ep_model, the endpoint's one-step model) joined by links with a latency and a
-// rate, each GPU's processor side a queue of reduction requests and the
+// (hw/innet_switch; hw/innet_endpoint, the endpoint composition, in
+// FabricGpu with its memory and copy queue) joined by links with a latency
+// and a rate, each GPU's processor side a queue of reduction requests and the
 // completions it pops. Plain C++, one clock: the switches'.
 //
 // A link carries both classes (docs/packet.md) over one wire, a flit every
@@ -22,8 +23,9 @@
 #include <string>
 #include <vector>
 
-#include "ep_model/ep_model.h"
 #include "common/apb.h"
+#include "innet_endpoint/innet_endpoint.h"
+#include "innet_gpu.h"
 #include "innet_switch/innet_switch.h"
 
 namespace t3 {
@@ -38,7 +40,9 @@ struct InnetFabricConfig {
   // The switches' parameters; with two levels PORTS is each one's own
   // (switch_params()).
   InnetSwitchParams sw;
-  EpModelParams ep;
+  // Every GPU's endpoint, and its memory's read latency.
+  InnetEndpointParams ep;
+  unsigned mem_lat = 20;
   unsigned link_lat = 8;     // cycles from a link's sender to its receiver
   unsigned link_cycles = 1;  // cycles a flit occupies a link (1: a flit a cycle)
   // Throws std::invalid_argument naming the field and its range.
@@ -140,11 +144,13 @@ class InnetFabric {
   // answered in the last step.
   ApbRequest& apb(unsigned s) { return apb_.at(s); }
   const ApbResponse& apb_answer(unsigned s) const { return so_.at(s).apb; }
-  EpModel& ep(unsigned g) { return *ep_.at(g); }
-  const EpModel& ep(unsigned g) const { return *ep_.at(g); }
+  FabricGpu& ep(unsigned g) { return *ep_.at(g); }
+  const FabricGpu& ep(unsigned g) const { return *ep_.at(g); }
   uint64_t cycle() const { return now_; }
 
-  // Reset for `cycles` cycles (every block and link), then run.
+  // Reset for `cycles` cycles (every block and link), then run until every
+  // endpoint is idle (ep_count clears its COUNT_DEPTH counters after a
+  // reset, a counter a cycle, and takes nothing until it has).
   void reset(unsigned cycles = 2);
   void step();
   // The processor of GPU g: a request queued for its command port, the
@@ -179,7 +185,7 @@ class InnetFabric {
   std::vector<ApbRequest> apb_;           // driven on each switch's register port in the next step()
   uint64_t sw_idle_ = 0;                  // cycles since no switch took or gave a flit
   uint64_t unconnected_ = 0;
-  std::vector<std::unique_ptr<EpModel>> ep_;
+  std::vector<std::unique_ptr<FabricGpu>> ep_;
   std::vector<FabricLink> links_;
   std::vector<int> gpu_up_, gpu_down_;
   std::vector<std::deque<FabricCmd>> cmdq_;
@@ -187,8 +193,8 @@ class InnetFabric {
   std::vector<unsigned> cpl_pending_, cpl_wait_;
   std::vector<InnetSwitchInputs> si_;
   std::vector<InnetSwitchOutputs> so_;
-  std::vector<EpModelInputs> ei_;
-  std::vector<EpModelOutputs> eo_;
+  std::vector<InnetEndpointInputs> ei_;
+  std::vector<InnetEndpointOutputs> eo_;
   uint64_t now_ = 0;
   bool rst_ = false;
   bool auto_pop_ = true;

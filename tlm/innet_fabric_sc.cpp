@@ -87,7 +87,7 @@ void InnetFabricSc::b_transport(int id, tlm::tlm_generic_payload& t, sc_core::sc
     ok = a.ok;
     v = a.rdata;
   } else {
-    EpModel& e = f_.ep(unsigned(id) - f_.switches());
+    FabricGpu& e = f_.ep(unsigned(id) - f_.switches());
     ok = (write ? e.tlm_write(addr, v) : e.tlm_read(addr, v)) == RegStatus::ok;
     wait(period_);  // a register access takes a cycle
   }

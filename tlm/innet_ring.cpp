@@ -32,7 +32,7 @@ RingReport run_ring_all_reduce(InnetFabric& f, const RingSpec& s, const std::vec
   const uint64_t cb = s.bytes / n;            // a chunk's bytes
   const uint64_t cf = cb / fb;                // its flits
   for (unsigned g = 0; g < n; ++g) {
-    EpModel& e = f.ep(g);
+    FabricGpu& e = f.ep(g);
     EpWin w;
     w.valid = true;
     w.bytes = uint32_t(s.bytes);  // at most MEM_BYTES (AllReduceSpec::validate), 1 GiB
@@ -61,7 +61,7 @@ RingReport run_ring_all_reduce(InnetFabric& f, const RingSpec& s, const std::vec
   };
   while (f.cycle() - start < s.max_cycles && !(all_done() && f.quiet())) {
     for (unsigned g = 0; g < n; ++g) {
-      EpModel& e = f.ep(g);
+      FabricGpu& e = f.ep(g);
       const unsigned k = step[g];
       if (k >= last) continue;
       const bool rs = k < n - 1;
@@ -91,9 +91,7 @@ RingReport run_ring_all_reduce(InnetFabric& f, const RingSpec& s, const std::vec
   out.assign(n, std::vector<uint8_t>(s.bytes));
   for (unsigned g = 0; g < n; ++g) {
     f.ep(g).memory().dump(0, out[g].data(), s.bytes);
-    if (f.ep(g).stats().dropped)
-      r.errors.push_back("gpu" + std::to_string(g) + ": dropped " + std::to_string(f.ep(g).stats().dropped) +
-                         " packets (last: " + name(f.ep(g).last_error()) + ")");
+    if (!f.ep(g).errors().empty()) r.errors.push_back("gpu" + std::to_string(g) + ": " + f.ep(g).errors());
     r.up_flits.push_back(f.up_flits(g, 0) + f.up_flits(g, 1));
     r.down_flits.push_back(f.down_flits(g, 0) + f.down_flits(g, 1));
   }

@@ -4,7 +4,7 @@
 // one switch: each step's chunk goes to the next GPU as WRITE packets (no
 // region: the switch sends them by dst), which the next GPU's endpoint adds
 // into its buffer (reduce-scatter) or stores (all-gather) as they come
-// (EpModel's copy windows). A GPU starts a step once the chunk it
+// (the endpoints' copy windows). A GPU starts a step once the chunk it
 // sends has come in whole. In place: the buffer at local address 0.
 #pragma once
 

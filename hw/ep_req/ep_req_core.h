@@ -42,8 +42,8 @@ struct EpReqParams {
   void validate() const;
 };
 
-// Why a packet was dropped (STATUS.CAUSE). 1..7 are the endpoint's EpError
-// values for the same checks (hw/ep_model/ep_model.h).
+// Why a packet was dropped (STATUS.CAUSE); ep_rx's causes number the same
+// checks alike.
 enum class EpReqCause : uint8_t {
   none = 0,
   malformed = 1,    // docs/packet.md's checks failed

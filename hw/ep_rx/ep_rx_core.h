@@ -39,8 +39,8 @@ struct EpRxParams {
   void validate() const;
 };
 
-// Why a packet was dropped (STATUS.CAUSE). 1..6 are the endpoint's
-// EpError values for the same checks (hw/ep_model/ep_model.h).
+// Why a packet was dropped (STATUS.CAUSE); ep_req's causes number the same
+// checks alike.
 enum class EpRxCause : uint8_t {
   none = 0,
   malformed = 1,    // docs/packet.md's checks failed

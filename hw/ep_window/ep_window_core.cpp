@@ -184,7 +184,19 @@ int find_counter(const EpWindowParams& p, const EpWin* tbl, uint32_t c) {
   return -1;
 }
 
-EpWindowCore::EpWindowCore(const EpWindowParams& p) : p_(p) { p_.validate(); }
+EpWindowCore::EpWindowCore(const EpWindowParams& p) : p_(p) {
+  p_.validate();
+  repack();
+}
+
+void EpWindowCore::repack() {
+  packed_ = EpWinTable{};
+  valid_ = 0;
+  for (unsigned i = 0; i < p_.windows; ++i) {
+    pack_window(packed_, i, tbl_[i]);
+    valid_ |= uint32_t(tbl_[i].valid) << i;
+  }
+}
 
 EpWinVerdict EpWindowCore::command(const EpWindowCoreInputs& in) const {
   if (pend_) return {EpWinCause::busy, 0};
@@ -204,10 +216,8 @@ EpWindowCoreOutputs EpWindowCore::eval(const EpWindowCoreInputs& in) const {
   o.lb_win = uint8_t(b < 0 ? 0 : b);
   o.lc_hit = c >= 0;
   o.lc_win = uint8_t(c < 0 ? 0 : c);
-  for (unsigned i = 0; i < p_.windows; ++i) {
-    pack_window(o.tbl, i, tbl_[i]);
-    o.valid |= uint32_t(tbl_[i].valid) << i;
-  }
+  o.tbl = packed_;
+  o.valid = valid_;
   o.cause = cause_;
   o.cause_with = with_;
   o.ev_refused = refused_;
@@ -218,6 +228,7 @@ EpWindowCoreOutputs EpWindowCore::eval(const EpWindowCoreInputs& in) const {
 void EpWindowCore::clock(const EpWindowCoreInputs& in) {
   if (!in.rst_n) {
     for (EpWin& w : tbl_) w = EpWin{};
+    repack();
     cause_ = with_ = 0;
     pend_ = refused_ = false;
     return;
@@ -225,6 +236,7 @@ void EpWindowCore::clock(const EpWindowCoreInputs& in) {
   const bool was_pending = pend_;
   if (pend_) {  // the last cycle's command, written now
     tbl_[pend_idx_] = pend_win_;
+    repack();
     pend_ = false;
   }
   refused_ = false;

@@ -169,8 +169,14 @@ class EpWindowCore {
   // table as it is in this cycle.
   EpWinVerdict command(const EpWindowCoreInputs& in) const;
 
+  // tbl_o and the valid bits as packed from tbl_, kept with it: eval() runs
+  // several times a cycle in a composition, the table changes rarely.
+  void repack();
+
   EpWindowParams p_;
   EpWin tbl_[16];
+  EpWinTable packed_;
+  uint32_t valid_ = 0;
   uint8_t cause_ = 0, with_ = 0;
   // A command accepted in the last cycle, written into the table at this
   // cycle's edge (its check and its write in two cycles: 250 MHz).

@@ -23,6 +23,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 
 #include "common/apb.h"
 #include "common/fifo.h"
@@ -169,9 +170,11 @@ class InnetEndpoint {
   // Flits an input queue holds (k: 0 requests, 1 responses).
   unsigned input_count(unsigned k) const { return inq_[k].count(); }
 
-  // Passes over the blocks a cycle's wires take to settle (kPasses is what
-  // eval() and step() run; the unit test checks none needs more).
-  static constexpr unsigned kPasses = 3;
+  // Passes over the blocks the wires take to settle in this cycle on these
+  // inputs, the last changing nothing (eval() and step() run until they
+  // settle; past kMostPasses they throw std::logic_error: a combinational
+  // loop).
+  static constexpr unsigned kMostPasses = 16;
   unsigned settle_passes(const InnetEndpointInputs& in) const;
 
  private:
@@ -204,13 +207,12 @@ class InnetEndpoint {
     unsigned window;
   };
   template <class Self>
-  static void wires(Self& self, const InnetEndpointInputs& in, Wires& w);
-  template <class Self>
-  static void pass(Self& self, const InnetEndpointInputs& in, Wires& w, bool last);
-  bool same_outputs(const Wires& a, const Wires& b) const;
+  static unsigned wires(Self& self, const InnetEndpointInputs& in, Wires& w);
   template <class Self, class F>
   static bool with_window(Self& self, unsigned page, F&& f);
-  // One pass over the blocks' inputs from the wires' present values.
+  // One block's inputs from the wires' present values (P: which).
+  enum class Part { dc, win, tx, cnt, rx, fin, req, det, home, rspq, arb, res };
+  template <Part P>
   void connect(const InnetEndpointInputs& in, Wires& w) const;
   void outputs(const InnetEndpointInputs& in, const Wires& w, InnetEndpointOutputs& o) const;
   // The composition's own state at the edge (the blocks are clocked in wires()).
@@ -237,6 +239,9 @@ class InnetEndpoint {
   Widths wd_;
   Fifo<Wide> inq_[2];  // 0: req_in, 1: rsp_in
   Wires w_{};  // step()'s and clock()'s wires
+  // wires()'s record of the inputs each block was last evaluated on:
+  // scratch, kept to spare its construction every cycle.
+  std::unique_ptr<Wires> seen_;
 };
 
 }  // namespace t3

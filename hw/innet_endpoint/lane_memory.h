@@ -66,6 +66,12 @@ class EpLaneMemory {
     due_.push_back(next);
   }
 
+  // No read's answer on its way.
+  bool quiet() const {
+    for (const Answers& a : due_)
+      if (a.valid) return false;
+    return true;
+  }
   uint64_t reads() const { return reads_; }
   uint64_t writes() const { return writes_; }
   uint64_t adds() const { return adds_; }

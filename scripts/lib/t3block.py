@@ -10,8 +10,8 @@ PARAM_LINE = re.compile(
 
 def blocks():
     """Every block: a folder hw/<block> with its description (<block>.yaml,
-    as scripts/blockgen.py finds them; a model without one, such as
-    hw/ep_model, is not a block)."""
+    as scripts/blockgen.py finds them; a folder without one, such as
+    hw/common, is not a block)."""
     hw = os.path.join(ROOT, "hw")
     return sorted(b for b in os.listdir(hw)
                   if os.path.exists(os.path.join(hw, b, b + ".yaml"))
