@@ -25,6 +25,7 @@
 #include "ep_stimulus.h"
 #include "ep_window/ep_window_writes.h"
 #include "innet_endpoint/lane_memory.h"
+#include "innet_endpoint_scoreboard.h"
 #include "pkt_stream.h"
 #include "t3/dma_credit_regs.h"
 #include "t3/ep_count_regs.h"
@@ -112,7 +113,7 @@ class Bench : public ApbAccess<Bench> {
 
  public:
   explicit Bench(uint64_t seed = 1)
-      : c_(the_cosim()), rng_(seed), mem_(params(), kMemLat), drv_{PktDriver(params().flit_w), PktDriver(params().flit_w)},
+      : c_(the_cosim()), rng_(seed), mem_(params(), kMemLat), scb_(params().flit_w), drv_{PktDriver(params().flit_w), PktDriver(params().flit_w)},
         col_{PktCollector(params().flit_w), PktCollector(params().flit_w)} {
     c_.in() = InnetEndpointInputs{};
     c_.in().node = kNode;
@@ -126,6 +127,7 @@ class Bench : public ApbAccess<Bench> {
   Cosim<InnetEndpointBlock>& cosim() { return c_; }
   std::mt19937_64& rng() { return rng_; }
   EpLaneMemory& memory() { return mem_; }
+  const InnetEndpointScoreboard& scoreboard() const { return scb_; }
   const std::vector<Packet>& sent(unsigned k) const { return out_[k]; }
   const std::vector<Cpl>& completions() const { return cpl_; }
   void traffic_shape(double gap, double stall) {
@@ -198,6 +200,8 @@ class Bench : public ApbAccess<Bench> {
     for (PktCollector& cl : col_) cl.clear();
     cmds_.clear();
     copies_.clear();
+    copy_told_ = false;
+    scb_.reset();
     apb_.clear();
     unpopped_ = 0;
     for (unsigned i = 0; i < 2; ++i) cycle();
@@ -241,8 +245,18 @@ class Bench : public ApbAccess<Bench> {
     drv_[0].after(seen.req_in_valid, o.req_in_ready);
     drv_[1].after(seen.rsp_in_valid, o.rsp_in_ready);
     if (seen.rst_n) {
-      if (seen.cmd_valid && o.cmd_ready) cmds_.pop_front();
-      if (seen.cp_valid && o.cp_done) copies_.pop_front();
+      if (seen.cmd_valid && o.cmd_ready) {
+        scb_.request(seen.cmd_local_addr, seen.cmd_net_addr, seen.cmd_len, seen.cmd_dtype, seen.cmd_pull);
+        cmds_.pop_front();
+      }
+      if (seen.cp_valid && !copy_told_) {
+        scb_.copy(seen.cp_local, seen.cp_net, seen.cp_flits, seen.cp_dst);
+        copy_told_ = true;
+      }
+      if (seen.cp_valid && o.cp_done) {
+        copies_.pop_front();
+        copy_told_ = false;
+      }
       if (o.cpl_wr) {
         cpl_.push_back({o.cpl_status, o.cpl_ctr, o.cpl_tag});
         ++unpopped_;
@@ -250,6 +264,7 @@ class Bench : public ApbAccess<Bench> {
       std::ostringstream err;
       if (auto p = col_[0].observe("req_out", o.req_out_valid, seen.req_out_ready, o.req_out_flit, err)) {
         out_[0].push_back(*p);
+        scb_.sent(0, *p, mem_.mem(), err);
         if (p->h.op == uint8_t(Op::push) && std::uniform_real_distribution<double>(0, 1)(rng_) < loopback_) {
           Packet r = *p;
           r.h.op = uint8_t(Op::result);
@@ -285,6 +300,8 @@ class Bench : public ApbAccess<Bench> {
   std::mt19937_64 rng_;
   ApbMaster apb_;
   EpLaneMemory mem_;
+  InnetEndpointScoreboard scb_;
+  bool copy_told_ = false;  // the head copy told to the scoreboard
   PktDriver drv_[2];
   PktCollector col_[2];
   std::vector<Packet> out_[2];
@@ -521,6 +538,13 @@ TEST(InnetEndpoint, RandomTraffic) {
     for (unsigned i = 0; i < p.windows; ++i) b.set_window(i, EpWin{});
     for (unsigned i = 0; i < p.windows; ++i) b.set_window(i, wins[i]);
   };
+  // The source buffers (each window's src, a sixteenth of memory apart
+  // from its other buffers) hold a pattern, never written by the endpoint:
+  // what the scoreboard holds the PUSHes and copies' WRITEs to.
+  const uint64_t slot = p.mem_bytes / 16 / fb() * fb();
+  for (unsigned i = 0; i < 4; ++i)
+    for (uint64_t a = 0; a < std::min<uint64_t>(slot, 8192); a += fb())
+      b.memory().mem().write(4 * i * slot + a, pattern(4 * i * slot + a));
   new_windows();
   b.set_timeout(600);
   b.loopback(0.6);
@@ -594,7 +618,7 @@ TEST(InnetEndpoint, RandomTraffic) {
         m.tag = uint8_t(rng());
         b.command(m);
       } else if (kind < 9) {
-        b.copy({pick(p.mem_bytes / 2 / fb()) * fb(), 0x200000 + pick(64) * fb(), uint32_t(1 + pick(2 * p.max_len)),
+        b.copy({4 * pick(4) * slot + pick(64) * fb(), 0x200000 + pick(64) * fb(), uint32_t(1 + pick(2 * p.max_len)),
                 uint8_t(pick(4))});
       }
       ++sent;
@@ -628,6 +652,12 @@ TEST(InnetEndpoint, RandomTraffic) {
               b.sent(1).size(), b.completions().size(), (unsigned long long)b.memory().reads(),
               (unsigned long long)b.memory().writes(), (unsigned long long)b.memory().adds());
   for (unsigned i = 0; i < Coverage::kN; ++i) std::printf("  %s %llu\n", Coverage::kNames[i], (unsigned long long)cov.n[i]);
+  const InnetEndpointScoreboard& scb = b.scoreboard();
+  std::printf("  scoreboard: %llu PUSHes, %llu PULLs, %llu WRITEs checked\n", (unsigned long long)scb.pushes_checked(),
+              (unsigned long long)scb.pulls_checked(), (unsigned long long)scb.writes_checked());
+  EXPECT_GT(scb.pushes_checked(), 0u);
+  EXPECT_GT(scb.pulls_checked(), 0u);
+  EXPECT_GT(scb.writes_checked(), 0u);
 }
 
 }  // namespace
