@@ -153,6 +153,7 @@ class Bench : public ApbAccess<Bench> {
 
   // A window as the endpoint driver writes it (page 1).
   void set_window(unsigned i, const EpWin& w) {
+    if (w.valid && !w.copy) scb_.window(w.net_base, w.bytes, w.src);
     for (const EpWinWrite& a : ep_window_writes(i, w))
       EXPECT_TRUE(write_reg(T3_INNET_ENDPOINT_EP_WINDOW_BASE + a.offset, a.data));
     for (unsigned n = 0; n < 3; ++n) cycle();
@@ -273,8 +274,10 @@ class Bench : public ApbAccess<Bench> {
           drv_[1].push(r);
         }
       }
-      if (auto p = col_[1].observe("rsp_out", o.rsp_out_valid, seen.rsp_out_ready, o.rsp_out_flit, err))
+      if (auto p = col_[1].observe("rsp_out", o.rsp_out_valid, seen.rsp_out_ready, o.rsp_out_flit, err)) {
         out_[1].push_back(*p);
+        scb_.sent(1, *p, mem_.mem(), err);
+      }
       if (!err.str().empty()) ADD_FAILURE() << "cycle " << c_.cycles() - 1 << ": " << err.str();
     }
     if (auto d = apb_.after(seen.apb, o.apb)) apb_completed(*d);
@@ -653,11 +656,13 @@ TEST(InnetEndpoint, RandomTraffic) {
               (unsigned long long)b.memory().writes(), (unsigned long long)b.memory().adds());
   for (unsigned i = 0; i < Coverage::kN; ++i) std::printf("  %s %llu\n", Coverage::kNames[i], (unsigned long long)cov.n[i]);
   const InnetEndpointScoreboard& scb = b.scoreboard();
-  std::printf("  scoreboard: %llu PUSHes, %llu PULLs, %llu WRITEs checked\n", (unsigned long long)scb.pushes_checked(),
-              (unsigned long long)scb.pulls_checked(), (unsigned long long)scb.writes_checked());
+  std::printf("  scoreboard: %llu PUSHes, %llu PULLs, %llu WRITEs, %llu PULL_RSPs checked\n",
+              (unsigned long long)scb.pushes_checked(), (unsigned long long)scb.pulls_checked(),
+              (unsigned long long)scb.writes_checked(), (unsigned long long)scb.pull_rsps_checked());
   EXPECT_GT(scb.pushes_checked(), 0u);
   EXPECT_GT(scb.pulls_checked(), 0u);
   EXPECT_GT(scb.writes_checked(), 0u);
+  EXPECT_GT(scb.pull_rsps_checked(), 0u);
 }
 
 }  // namespace

@@ -57,6 +57,24 @@ void InnetEndpointScoreboard::sent(unsigned k, const Packet& p, const LocalMemor
     ++writes_;
   } else if (k == 0) {
     err << "req_out: opcode " << unsigned(p.h.op) << ": the endpoint sends PUSH, PULL and WRITE requests only; ";
+  } else if (op == pkt::Op::pull_rsp) {
+    bool inside = false, same = false;
+    for (const Win& w : wins_) {
+      if (a < w.net || a + n > w.net + w.bytes) continue;
+      inside = true;
+      if (carries(p, w.src + (a - w.net), mem)) {
+        same = true;
+        break;
+      }
+    }
+    if (!inside)
+      err << "rsp_out: a PULL_RSP at 0x" << std::hex << a << std::dec << " inside no window written; ";
+    else if (!same)
+      err << "rsp_out: the PULL_RSP at 0x" << std::hex << a << std::dec
+          << " does not carry this GPU's source data (its window's src); ";
+    ++pull_rsps_;
+  } else if (op != pkt::Op::result) {
+    err << "rsp_out: opcode " << unsigned(p.h.op) << ": the endpoint sends RESULT and PULL_RSP responses only; ";
   }
 }
 
