@@ -89,7 +89,7 @@ class EpRspqStimulus : public StimBase {
       len = uint32_t(p_.max_len + 1 + pick(longest - p_.max_len));
       over_left_[k] = unsigned(1 + pick(20));
     } else {
-      len = u() < 0.03 ? 0 : uint32_t(1 + pick(p_.max_len));
+      len = u() < zero_rate_ ? 0 : uint32_t(1 + pick(p_.max_len));
     }
   }
   void answer(bool rst_n, unsigned k, bool& valid, uint8_t& tag, Wide& data) {
@@ -114,6 +114,10 @@ class EpRspqStimulus : public StimBase {
     else if (r < 0.4) p_rate_ = 0;      // the home alone
     else if (r < 0.5) h_rate_ = 1.0;    // the home hogging: the pulls wait
     out_rate_ = u() < 0.2 ? 0.05 : 0.4 + 0.6 * u();
+    // Headers without data (len 0) now and then in numbers: where every
+    // packet is one flit and a header (MAX_LEN 1), a header alone is the only
+    // pull that fits where the home's packet does not.
+    zero_rate_ = u() < 0.25 ? 0.3 : 0.03;
     const unsigned d = u() < 0.5 ? 4 : 40;
     mem_[0].set_max_delay(d);
     mem_[1].set_max_delay(d);
@@ -121,7 +125,7 @@ class EpRspqStimulus : public StimBase {
 
   EpRspqParams p_;
   TaggedMemory mem_[2];  // the home's reads, the pull's
-  double h_rate_ = 0.3, p_rate_ = 0.3, out_rate_ = 0.7;
+  double h_rate_ = 0.3, p_rate_ = 0.3, out_rate_ = 0.7, zero_rate_ = 0.03;
   bool taken_[2] = {};
   unsigned over_left_[2] = {};
   std::deque<uint64_t> rel_due_;
