@@ -594,7 +594,7 @@ def cmake_text(descs):
             out.append("set(T3_%s_%s %s)" % (name, k.upper(), " ".join(v)))
         # A composition (register windows of its blocks, no registers of its
         # own): its small synthesis is a long test (tests/CMakeLists.txt).
-        out.append("set(T3_%s_COMPOSITION %d)" % (name, int("windows" in b)))
+        out.append("set(T3_%s_COMPOSITION %d)" % (name, int(bool(b.get("windows")))))
         small = b["synth"].get("small")
         if small:
             out.append("set(T3_%s_SYNTH_SMALL %s)" % (
