@@ -219,7 +219,16 @@ function(t3_block_cosim block)
   file(GLOB tb_srcs CONFIGURE_DEPENDS "${tb}/*.cpp")
   list(FILTER tb_srcs EXCLUDE REGEX "_(test|demo|bench)\\.cpp$")
   set(first "")
-  list(LENGTH ARG_CONFIGS n_configs)
+  # The configuration the sanitizer pass runs (scripts/test.sh): the one
+  # named small where there is one, else the last.
+  set(sanitize_cfg "")
+  foreach(cfg_text ${ARG_CONFIGS})
+    separate_arguments(cfg_words UNIX_COMMAND "${cfg_text}")
+    list(GET cfg_words 0 cfg_name)
+    if(NOT sanitize_cfg STREQUAL "small")
+      set(sanitize_cfg ${cfg_name})
+    endif()
+  endforeach()
 
   # What does not depend on the configuration, compiled once for all of
   # them: the testbench's sources (scoreboard, stimulus) as <block>_tb, the
@@ -302,10 +311,8 @@ function(t3_block_cosim block)
         add_test(NAME ${block}_cosim_${cfg} COMMAND ${exe} --out "${CMAKE_BINARY_DIR}")
         list(APPEND cosim_tests ${block}_cosim_${cfg})
       endif()
-      # The sanitizer pass (scripts/test.sh) runs the block's last
-      # configuration, the small one where there are several.
       set(labels cosim)
-      if(n_configs EQUAL 1 OR NOT cfg STREQUAL first)
+      if(cfg STREQUAL sanitize_cfg)
         add_dependencies(t3_sanitize_targets ${exe})
         set(labels "cosim;sanitize")
       endif()
