@@ -10,6 +10,7 @@
 #include "t3/ep_req_regs.h"
 #include "t3/ep_rx_regs.h"
 #include "t3/ep_tx_regs.h"
+#include "t3/innet_endpoint_map.h"
 
 namespace t3 {
 
@@ -19,7 +20,6 @@ unsigned checked_lat(unsigned lat) {
     throw std::invalid_argument("innet_fabric: mem_lat = " + std::to_string(lat) + " is out of range; allowed: 1..1000 cycles");
   return lat;
 }
-uint32_t page_base(InnetEndpointWindow w) { return uint32_t(w) << 12; }
 }  // namespace
 
 FabricGpu::FabricGpu(const InnetEndpointParams& p, unsigned mem_lat)
@@ -51,7 +51,7 @@ void FabricGpu::clock(InnetEndpointInputs& in, InnetEndpointOutputs& out, bool c
   // src; docs/blocks/innet_endpoint.md, choice 3), between the edges as a
   // register access from the processor is.
   if (!node_written_) {
-    ep_.tlm_write(page_base(InnetEndpointWindow::ep_tx) + T3_EP_TX_A_NODE, node_);
+    ep_.tlm_write(T3_INNET_ENDPOINT_EP_TX_BASE + T3_EP_TX_A_NODE, node_);
     node_written_ = true;
   }
   if (out.cp_done) sendq_.pop_front();
@@ -67,7 +67,7 @@ void FabricGpu::set_window(unsigned i, const EpWin& w) {
     throw std::invalid_argument(describe(wp, EpWinVerdict{EpWinCause::index, 0}, i, w));
   }
   for (const EpWinWrite& a : ep_window_writes(i, w))
-    if (ep_.tlm_write(page_base(InnetEndpointWindow::ep_window) + a.offset, a.data) != RegStatus::ok)
+    if (ep_.tlm_write(T3_INNET_ENDPOINT_EP_WINDOW_BASE + a.offset, a.data) != RegStatus::ok)
       throw std::logic_error("innet_fabric: ep_window register " + hex(a.offset) + " refused");
   // The command's pulse, then the write: two cycles with nothing offered
   // on the fabric port (the readies low) and no request or copy.
@@ -91,30 +91,28 @@ void FabricGpu::send(uint64_t local, uint64_t net, uint32_t flits, uint8_t dst) 
   sendq_.push_back(Send{local, net, flits, dst});
 }
 
-uint32_t FabricGpu::reg(unsigned page, uint32_t offset) const {
+uint32_t FabricGpu::reg(uint32_t offset) const {
   uint32_t v = 0;
-  if (ep_.tlm_read(page << 12 | offset, v) != RegStatus::ok)
-    throw std::logic_error("innet_fabric: endpoint register " + hex(page << 12 | offset) + " refused a read");
+  if (ep_.tlm_read(offset, v) != RegStatus::ok)
+    throw std::logic_error("innet_fabric: endpoint register " + hex(offset) + " refused a read");
   return v;
 }
 
 FabricGpuStats FabricGpu::stats() const {
-  const unsigned tx = unsigned(InnetEndpointWindow::ep_tx), rx = unsigned(InnetEndpointWindow::ep_rx),
-                 rq = unsigned(InnetEndpointWindow::ep_req), home = unsigned(InnetEndpointWindow::ep_home),
-                 det = unsigned(InnetEndpointWindow::ep_det);
   FabricGpuStats s;
-  s.pushes = reg(tx, T3_EP_TX_A_STAT_PUSHES);
-  s.pulls = reg(tx, T3_EP_TX_A_STAT_PULLS);
-  s.pull_answers = reg(rq, T3_EP_REQ_A_STAT_PULLS);
-  s.staged = reg(rq, T3_EP_REQ_A_STAT_PUSHES);
-  s.results = reg(rx, T3_EP_RX_A_STAT_RESULTS);
-  s.pull_rsps = reg(rx, T3_EP_RX_A_STAT_PULL_RSPS);
-  s.partials = reg(rx, T3_EP_RX_A_STAT_PARTIALS);
-  s.home_results = reg(home, T3_EP_HOME_A_STAT_RESULTS);
-  s.home_sweeps = reg(home, T3_EP_HOME_A_STAT_SWEEPS);
-  s.home_lost = reg(home, T3_EP_HOME_A_STAT_LOST);
-  s.det_lines = reg(det, T3_EP_DET_A_STAT_LINES);
-  s.dropped = uint64_t(reg(rx, T3_EP_RX_A_STAT_DROPS)) + reg(rq, T3_EP_REQ_A_STAT_DROPS);
+  s.pushes = reg(T3_INNET_ENDPOINT_EP_TX_BASE + T3_EP_TX_A_STAT_PUSHES);
+  s.pulls = reg(T3_INNET_ENDPOINT_EP_TX_BASE + T3_EP_TX_A_STAT_PULLS);
+  s.pull_answers = reg(T3_INNET_ENDPOINT_EP_REQ_BASE + T3_EP_REQ_A_STAT_PULLS);
+  s.staged = reg(T3_INNET_ENDPOINT_EP_REQ_BASE + T3_EP_REQ_A_STAT_PUSHES);
+  s.results = reg(T3_INNET_ENDPOINT_EP_RX_BASE + T3_EP_RX_A_STAT_RESULTS);
+  s.pull_rsps = reg(T3_INNET_ENDPOINT_EP_RX_BASE + T3_EP_RX_A_STAT_PULL_RSPS);
+  s.partials = reg(T3_INNET_ENDPOINT_EP_RX_BASE + T3_EP_RX_A_STAT_PARTIALS);
+  s.home_results = reg(T3_INNET_ENDPOINT_EP_HOME_BASE + T3_EP_HOME_A_STAT_RESULTS);
+  s.home_sweeps = reg(T3_INNET_ENDPOINT_EP_HOME_BASE + T3_EP_HOME_A_STAT_SWEEPS);
+  s.home_lost = reg(T3_INNET_ENDPOINT_EP_HOME_BASE + T3_EP_HOME_A_STAT_LOST);
+  s.det_lines = reg(T3_INNET_ENDPOINT_EP_DET_BASE + T3_EP_DET_A_STAT_LINES);
+  s.dropped = uint64_t(reg(T3_INNET_ENDPOINT_EP_RX_BASE + T3_EP_RX_A_STAT_DROPS)) +
+              reg(T3_INNET_ENDPOINT_EP_REQ_BASE + T3_EP_REQ_A_STAT_DROPS);
   s.mem_reads = mem_.reads();
   s.mem_writes = mem_.writes();
   s.mem_adds = mem_.adds();
@@ -122,18 +120,18 @@ FabricGpuStats FabricGpu::stats() const {
 }
 
 EpRxCause FabricGpu::rx_cause() const {
-  return EpRxCause((reg(unsigned(InnetEndpointWindow::ep_rx), T3_EP_RX_A_STATUS) & T3_EP_RX_R_STATUS_CAUSE_MASK) >>
+  return EpRxCause((reg(T3_INNET_ENDPOINT_EP_RX_BASE + T3_EP_RX_A_STATUS) & T3_EP_RX_R_STATUS_CAUSE_MASK) >>
                    T3_EP_RX_R_STATUS_CAUSE_SHIFT);
 }
 
 EpReqCause FabricGpu::req_cause() const {
-  return EpReqCause((reg(unsigned(InnetEndpointWindow::ep_req), T3_EP_REQ_A_STATUS) & T3_EP_REQ_R_STATUS_CAUSE_MASK) >>
+  return EpReqCause((reg(T3_INNET_ENDPOINT_EP_REQ_BASE + T3_EP_REQ_A_STATUS) & T3_EP_REQ_R_STATUS_CAUSE_MASK) >>
                     T3_EP_REQ_R_STATUS_CAUSE_SHIFT);
 }
 
 std::string FabricGpu::errors() const {
-  const uint32_t rx = reg(unsigned(InnetEndpointWindow::ep_rx), T3_EP_RX_A_STAT_DROPS),
-                 rq = reg(unsigned(InnetEndpointWindow::ep_req), T3_EP_REQ_A_STAT_DROPS);
+  const uint32_t rx = reg(T3_INNET_ENDPOINT_EP_RX_BASE + T3_EP_RX_A_STAT_DROPS),
+                 rq = reg(T3_INNET_ENDPOINT_EP_REQ_BASE + T3_EP_REQ_A_STAT_DROPS);
   std::string s;
   if (rx) s += "ep_rx dropped " + std::to_string(rx) + " (last: " + name(rx_cause()) + ")";
   if (rq) s += std::string(s.empty() ? "" : ", ") + "ep_req dropped " + std::to_string(rq) + " (last: " + name(req_cause()) + ")";

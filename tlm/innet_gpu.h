@@ -94,7 +94,8 @@ class FabricGpu {
   unsigned open_lines() const;
 
  private:
-  uint32_t reg(unsigned page, uint32_t offset) const;
+  // A register at its offset in the composition's map (its TLM path).
+  uint32_t reg(uint32_t offset) const;
   // copies false: the copy queue's head is not offered (set_window's cycles).
   void clock(InnetEndpointInputs& in, InnetEndpointOutputs& out, bool copies);
 
